@@ -1,0 +1,95 @@
+/**
+ * The seam between the Search use cases and whatever indexes documents. The embedded engine
+ * (engine/embedded) and the reference evaluator (engine/reference) implement it; a shared
+ * conformance suite (test/engine-conformance.ts) holds them to identical answers.
+ */
+import type { IndexName } from '../model/field-def.ts';
+import type { ResolvedQuery } from '../query/resolved.ts';
+
+/** A document as JSON (Censys schema). Hosts are keyed by `ip` or `ip+name`; certificates by SHA-256. */
+export type Doc = Record<string, unknown>;
+
+export interface SortSpec {
+  /** A catalogue field path (single-valued use: the first value of the document is used). */
+  readonly field: string;
+  readonly descending: boolean;
+}
+
+/**
+ * Hits are ordered by `sort` (documents without a value sort last), then by `orderKey` ascending
+ * (see `orderKeyFor`): the order is total, so a cursor holding the last hit's sort values and
+ * order key continues exactly after it, whatever was written in between.
+ */
+export interface SearchRequest {
+  readonly query: ResolvedQuery;
+  readonly sort?: readonly SortSpec[];
+  /** Continue after this position (from a previous page's `last`). */
+  readonly after?: SortPosition;
+  /** Page size, 1..1000. */
+  readonly limit: number;
+  /** When true, walk backwards: the page holds the hits just before `after`, still returned in forward order. */
+  readonly backwards?: boolean;
+}
+
+/** The position of one hit in the total order: its sort values, then its order key. */
+export interface SortPosition {
+  readonly values: readonly (string | number | null)[];
+  readonly orderKey: string;
+}
+
+export interface SearchHit {
+  readonly id: string;
+  readonly position: SortPosition;
+}
+
+export interface SearchResult {
+  /** Number of documents matching the query (ignoring `after` and `limit`). */
+  readonly total: number;
+  readonly hits: readonly SearchHit[];
+  /** True when more hits follow the last one returned (in the walking direction). */
+  readonly more: boolean;
+}
+
+export interface AggregateRequest {
+  readonly query: ResolvedQuery;
+  /** A catalogue field path with aggregatable=true. */
+  readonly field: string;
+  /** 1..1000 */
+  readonly numBuckets: number;
+}
+
+export interface AggregateResult {
+  /**
+   * Documents matching the query that have a value for the field; for a nested field
+   * (`services.*`) the number of elements (services) of matching documents with a value.
+   */
+  readonly total: number;
+  /** Part of `total` whose value is not in the returned buckets. */
+  readonly totalOmitted: number;
+  /**
+   * Buckets by count descending, then key ascending; key is the value as a string (ints in
+   * decimal, bools `true`/`false`, dates RFC 3339, ips in their usual text form, keyword/text
+   * as stored). A document counts once per distinct value (per element for nested fields).
+   */
+  readonly buckets: readonly { readonly key: string; readonly count: number }[];
+}
+
+export interface SearchEngine {
+  readonly name: string;
+  /** Insert or replace a document. */
+  upsert(index: IndexName, id: string, doc: Doc): void;
+  remove(index: IndexName, id: string): void;
+  /** Number of documents in an index. */
+  size(index: IndexName): number;
+  search(index: IndexName, request: SearchRequest): SearchResult;
+  aggregate(index: IndexName, request: AggregateRequest): AggregateResult;
+  /** Persist and release resources. */
+  close(): Promise<void>;
+}
+
+/**
+ * The key that orders documents of an index when no sort is given and breaks ties otherwise.
+ * Hosts: the IP in canonical sortable form, then `+name` for a virtual host (so a virtual host
+ * follows its IP); certificates: the fingerprint.
+ */
+export { orderKeyFor } from './order-key.ts';

@@ -1,0 +1,164 @@
+/**
+ * The store of record: what the use cases need from the relational database. One implementation
+ * (KyselyStore) serves SQLite and PostgreSQL; the shared suite in test/store/ runs on both.
+ * All times are RFC 3339 strings in UTC with millisecond precision (`2024-10-27T16:39:12.343Z`).
+ */
+import type { IndexName } from '../model/field-def.ts';
+
+export type Json = Record<string, unknown>;
+
+export interface StoredDocument {
+  readonly id: string;
+  readonly doc: Json;
+  /** 1 for the first version; +1 for every change. */
+  readonly version: number;
+  /** When this version became current (the observation time given to putDocument). */
+  readonly validFrom: string;
+}
+
+export interface PutResult {
+  /** created: no prior version; updated: content differed, new version; unchanged: identical content, nothing written. */
+  readonly outcome: 'created' | 'updated' | 'unchanged';
+  readonly version: number;
+}
+
+export interface DocumentRepository {
+  /**
+   * Store `doc` as the current version of `id` observed at `observedAt`. A document whose content
+   * (canonical JSON, key order ignored) equals the current version writes nothing. A version
+   * observed before the current one is still kept in history at its time (it does not become current).
+   */
+  put(index: IndexName, id: string, doc: Json, observedAt: string): Promise<PutResult>;
+  /** Many puts in one transaction; results in input order. */
+  putMany(index: IndexName, items: readonly { id: string; doc: Json; observedAt: string }[]): Promise<PutResult[]>;
+  get(index: IndexName, id: string): Promise<StoredDocument | undefined>;
+  /** Current versions of the ids that exist, in no particular order. */
+  getMany(index: IndexName, ids: readonly string[]): Promise<StoredDocument[]>;
+  /** The version current at `at` (latest validFrom <= at), or undefined. */
+  getAt(index: IndexName, id: string, at: string): Promise<StoredDocument | undefined>;
+  /** All versions of `id`, oldest first, optionally those with validFrom in [from, to). */
+  history(index: IndexName, id: string, range?: { from?: string; to?: string }): Promise<StoredDocument[]>;
+  /** Ids of documents whose id starts with `prefix` (virtual hosts of an IP: prefix `ip+`). */
+  idsWithPrefix(index: IndexName, prefix: string, limit: number): Promise<string[]>;
+  /** Every current document in id order, in batches (for rebuilding an engine). */
+  scan(index: IndexName, batchSize: number): AsyncIterable<StoredDocument[]>;
+  count(index: IndexName): Promise<number>;
+  remove(index: IndexName, id: string): Promise<boolean>;
+}
+
+export interface Workspace {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: string;
+}
+
+export interface User {
+  readonly id: string;
+  readonly email: string;
+  readonly workspaceId: string;
+  readonly role: 'admin' | 'user';
+  /** Search API id (public). */
+  readonly apiId: string;
+  readonly apiSecretHash: string;
+  readonly asmKeyHash: string;
+  /** Search queries allowed per quota period. */
+  readonly quotaAllowance: number;
+  readonly createdAt: string;
+  readonly firstLoginAt: string | null;
+  readonly lastLoginAt: string | null;
+}
+
+export interface NewUser {
+  readonly email: string;
+  readonly workspaceId: string;
+  readonly role: 'admin' | 'user';
+  readonly apiId: string;
+  readonly apiSecretHash: string;
+  readonly asmKeyHash: string;
+  readonly quotaAllowance: number;
+}
+
+export interface UserRepository {
+  createWorkspace(name: string): Promise<Workspace>;
+  listWorkspaces(): Promise<Workspace[]>;
+  getWorkspace(id: string): Promise<Workspace | undefined>;
+  create(user: NewUser): Promise<User>;
+  byApiId(apiId: string): Promise<User | undefined>;
+  byAsmKeyHash(hash: string): Promise<User | undefined>;
+  byEmail(email: string): Promise<User | undefined>;
+  get(id: string): Promise<User | undefined>;
+  list(): Promise<User[]>;
+  remove(id: string): Promise<boolean>;
+  /** Replace credentials (rotation). */
+  updateCredentials(id: string, creds: { apiId?: string; apiSecretHash?: string; asmKeyHash?: string }): Promise<void>;
+  /** Sets firstLoginAt when null, and lastLoginAt. */
+  touchLogin(id: string, at: string): Promise<void>;
+}
+
+export interface Comment {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly index: IndexName;
+  readonly docId: string;
+  readonly authorId: string;
+  readonly contents: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface CommentRepository {
+  list(workspaceId: string, index: IndexName, docId: string): Promise<Comment[]>;
+  get(workspaceId: string, index: IndexName, docId: string, commentId: string): Promise<Comment | undefined>;
+  add(workspaceId: string, index: IndexName, docId: string, authorId: string, contents: string): Promise<Comment>;
+  update(workspaceId: string, index: IndexName, docId: string, commentId: string, contents: string): Promise<Comment | undefined>;
+  remove(workspaceId: string, index: IndexName, docId: string, commentId: string): Promise<boolean>;
+}
+
+export interface Tag {
+  /** Decimal integer as a string (Censys shape). */
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly name: string;
+  readonly color: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface TagRepository {
+  list(workspaceId: string): Promise<Tag[]>;
+  /** Undefined when a tag of that name already exists in the workspace. */
+  create(workspaceId: string, name: string, color: string | null): Promise<Tag | undefined>;
+  get(workspaceId: string, tagId: string): Promise<Tag | undefined>;
+  byName(workspaceId: string, name: string): Promise<Tag | undefined>;
+  update(workspaceId: string, tagId: string, name: string, color: string | null): Promise<Tag | undefined>;
+  /** Also removes its assignments. */
+  remove(workspaceId: string, tagId: string): Promise<boolean>;
+  /** Idempotent. */
+  assign(workspaceId: string, tagId: string, index: IndexName, docId: string): Promise<void>;
+  unassign(workspaceId: string, tagId: string, index: IndexName, docId: string): Promise<boolean>;
+  documents(workspaceId: string, tagId: string, index: IndexName): Promise<{ docId: string; taggedAt: string }[]>;
+  tagsOf(workspaceId: string, index: IndexName, docId: string): Promise<Tag[]>;
+}
+
+export interface QuotaRepository {
+  /** Add `n` to the user's usage in `period` (e.g. `2026-11`) and return the new total. */
+  add(userId: string, period: string, n: number): Promise<number>;
+  used(userId: string, period: string): Promise<number>;
+}
+
+/** Key/value settings kept by the instance (demo loaded, schema facts). */
+export interface SettingsRepository {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+}
+
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly documents: DocumentRepository;
+  readonly users: UserRepository;
+  readonly comments: CommentRepository;
+  readonly tags: TagRepository;
+  readonly quota: QuotaRepository;
+  readonly settings: SettingsRepository;
+  close(): Promise<void>;
+}
