@@ -1,0 +1,12 @@
+export type { IndexName, FieldType, FieldDef, FieldCatalogue } from './field-def.ts';
+export { makeCatalogue, makeField } from './make-catalogue.ts';
+export type { FieldSpec } from './make-catalogue.ts';
+export { valuesOf, hasValueAt, elementsOf, relativePath } from './values-of.ts';
+export type { Leaf } from './values-of.ts';
+export { tokenize } from './tokenize.ts';
+export { certificateFields, distinguishedNameFields, fieldGroup, specOf } from './certificates-fields.ts';
+export type { FieldKind } from './certificates-fields.ts';
+export { hostFields, EMBEDDED_CERTIFICATE_PREFIX } from './hosts-fields.ts';
+export { catalogueFor, canonicalHeaderKey } from './field-catalogue.ts';
+export { projectFields, validateFieldPaths } from './project-fields.ts';
+export type { FieldPathsCheck } from './project-fields.ts';
