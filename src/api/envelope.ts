@@ -1,0 +1,33 @@
+import type { FastifyReply } from 'fastify';
+import type { Result } from '../lib/problem.ts';
+import { unwrap } from '../lib/problem.ts';
+
+/** Search v2 success envelope (contract §1.8). */
+export function v2<T>(result: T): { code: 200; status: 'OK'; result: T } {
+  return { code: 200, status: 'OK', result };
+}
+
+/** Unwraps a use-case result into the v2 envelope; a problem goes to the error handler. */
+export function v2Result<T>(result: Result<T>): { code: 200; status: 'OK'; result: T } {
+  return v2(unwrap(result));
+}
+
+export function noContent(reply: FastifyReply): FastifyReply {
+  return reply.code(204).send();
+}
+
+/** List parameters arrive as repeated keys or comma-separated values (contract §1.4). */
+export function listParam(value: string | readonly string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = (typeof value === 'string' ? [value] : value).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return items;
+}
+
+/** Python clients send booleans as `True`/`False`. */
+export function boolParam(value: string | boolean | undefined): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  const v = value.trim().toLowerCase();
+  if (v === 'true' || v === '1' || v === 'yes') return true;
+  if (v === 'false' || v === '0' || v === 'no' || v === '') return false;
+  return undefined;
+}

@@ -1,0 +1,69 @@
+/**
+ * Every error leaves as Censys-shaped JSON: problems from use cases, schema validation failures,
+ * malformed bodies, unknown routes, and bugs (logged with their stack, answered with a generic 500).
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ProblemError, type Problem } from '../../lib/problem.ts';
+import { STATUS, problemBody, type ApiFamily } from '../problem-status.ts';
+
+export function familyOf(request: FastifyRequest): ApiFamily {
+  const configured = request.routeOptions?.config?.family;
+  if (configured) return configured;
+  const path = request.url.split('?')[0];
+  return /^\/api\/v1\/(search|view|report|bulk|data)\b/.test(path) ? 'search-v1' : 'search';
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Problem): FastifyReply {
+  const family = familyOf(request);
+  let status = STATUS[problem.code];
+  if (family === 'search-v1' && problem.code === 'unauthorized') status = 403;
+  if (problem.retryAfter !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(problem.retryAfter))));
+  return reply.code(status).type('application/json').send(problemBody(family, problem, status));
+}
+
+function describeValidation(error: FastifyError): string {
+  const v = error.validation?.[0];
+  if (!v) return error.message;
+  const where = error.validationContext ?? 'request';
+  const path = v.instancePath ? v.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
+  const param = (v.params as { missingProperty?: string; additionalProperty?: string } | undefined) ?? {};
+  const name = path || param.missingProperty || param.additionalProperty || '';
+  return `Invalid ${where}${name ? ` parameter '${name}'` : ''}: ${v.message ?? 'invalid value'}`;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ProblemError) return sendProblem(request, reply, error.problem);
+    if (error.validation) return sendProblem(request, reply, { code: 'invalid_request', message: describeValidation(error) });
+    const code = error.code ?? '';
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendProblem(request, reply, { code: 'payload_too_large', message: 'Request body is too large' });
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return sendProblem(request, reply, { code: 'unsupported_media_type', message: 'Send request bodies as application/json' });
+    }
+    if (code.startsWith('FST_ERR_CTP') || (error.statusCode === 400 && error instanceof SyntaxError)) {
+      return sendProblem(request, reply, { code: 'invalid_request', message: `Malformed request body: ${error.message}` });
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendProblem(request, reply, { code: error.statusCode === 404 ? 'not_found' : 'invalid_request', message: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(request, reply, { code: 'internal', message: 'An unexpected error occurred. Please try again later.' });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(request, reply, { code: 'not_found', message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` }),
+  );
+}
+
+/** JSON bodies, where an empty body (clients send one on some POST/PUT) means "no body". */
+export function registerJsonParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (e) {
+      done(new ProblemError({ code: 'invalid_request', message: `Malformed JSON body: ${(e as Error).message}` }), undefined);
+    }
+  });
+}

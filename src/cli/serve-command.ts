@@ -1,0 +1,62 @@
+import type { Config } from '../main/config.ts';
+import { openRuntime, describeDatabase } from '../main/runtime.ts';
+import { ensureAdmin } from '../main/admin-account.ts';
+import { loadDemo } from '../main/load-demo.ts';
+import { buildApp } from '../api/app.ts';
+import { startProgress } from './progress.ts';
+import { VERSION } from '../main/version.ts';
+
+/** Starts the service: store, admin account, demo data on first start, engine, HTTP. */
+export async function serveCommand(config: Config, env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
+  const out = process.stderr;
+  const rt = await openRuntime(config);
+  const admin = await ensureAdmin(rt.store, config.dataDir, env);
+  const demoDone = await rt.store.settings.get('demo.loaded');
+  const empty = (await rt.store.documents.count('hosts')) === 0 && (await rt.store.documents.count('certificates')) === 0;
+  if (config.demo.enabled && !demoDone && empty) {
+    out.write(`First start: loading the demo dataset (${config.demo.hosts} hosts, ${config.demo.certificates} certificates; --no-demo to start empty)\n`);
+    const counts = await loadDemo(rt.indexer, { hosts: config.demo.hosts, certificates: config.demo.certificates });
+    await rt.store.settings.set('demo.loaded', JSON.stringify({ ...counts, at: new Date().toISOString() }));
+  } else {
+    const hosts = await rt.store.documents.count('hosts');
+    const certs = await rt.store.documents.count('certificates');
+    const progress = startProgress('indexing', hosts + certs);
+    let base = 0;
+    let lastIndex = '';
+    await rt.indexer.rebuild((index, done) => {
+      if (index !== lastIndex) {
+        base = lastIndex === '' ? 0 : certs;
+        lastIndex = index;
+      }
+      progress.update(base + done);
+    });
+    progress.stop();
+  }
+  const app = await buildApp({
+    ctx: rt.ctx,
+    auth: rt.auth,
+    rateLimit: config.rateLimit,
+    bodyLimit: config.bodyLimit,
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    version: VERSION,
+  });
+  await app.listen({ host: config.host, port: config.port });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const hostPart = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const base = `http://${hostPart}:${port}/api`;
+  const lines = [
+    `Periscope ${VERSION} serving ${base}`,
+    `  store:      ${describeDatabase(config)} — ${rt.engine.size('hosts')} hosts, ${rt.engine.size('certificates')} certificates`,
+    `  API id:     ${admin.apiId}`,
+    `  API secret: ${admin.apiSecret ?? '(not known here: set PERISCOPE_ADMIN_API_SECRET or run `periscope users rotate ' + admin.email + '`)'}`,
+    `  ASM key:    ${admin.asmKey ?? '(not known here)'}`,
+    `  API docs:   http://${hostPart}:${port}/api/docs`,
+    `  Try:        curl -u '${admin.apiId}:${admin.apiSecret ?? 'SECRET'}' '${base}/v2/hosts/search?q=services.service_name:HTTP&per_page=5'`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  return async () => {
+    await app.close();
+    await rt.close();
+  };
+}

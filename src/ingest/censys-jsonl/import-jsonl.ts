@@ -1,0 +1,71 @@
+/**
+ * `periscope import`: Censys-schema documents, one JSON document per line (the view endpoint's
+ * `result`, as Censys exports hold them). Bad lines are reported with their number and reason and
+ * skipped; good lines are stored in batches. Importing the same file twice changes nothing,
+ * because unchanged documents write no new version.
+ */
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { IndexName } from '../../model/field-def.ts';
+import type { Indexer, PutItem } from '../../search/indexer.ts';
+import { validateDocument } from './validate-document.ts';
+
+export interface ImportReport {
+  read: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  rejected: { line: number; reason: string }[];
+}
+
+export interface ImportOptions {
+  batchSize?: number;
+  now?: Date;
+  onProgress?: (report: ImportReport) => void;
+  /** Longest accepted line in characters; longer lines are rejected, not buffered forever. */
+  maxLineLength?: number;
+}
+
+export async function importJsonl(indexer: Indexer, index: IndexName, input: Readable, options: ImportOptions = {}): Promise<ImportReport> {
+  const batchSize = options.batchSize ?? 1000;
+  const maxLine = options.maxLineLength ?? 64 * 1024 * 1024;
+  const now = options.now ?? new Date();
+  const report: ImportReport = { read: 0, created: 0, updated: 0, unchanged: 0, rejected: [] };
+  let batch: PutItem[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    // The same id twice in one batch: the later line wins, as it would in two batches.
+    const results = await indexer.put(index, batch);
+    for (const r of results) report[r.outcome]++;
+    batch = [];
+    options.onProgress?.(report);
+  };
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let lineNo = 0;
+  for await (const raw of lines) {
+    lineNo++;
+    const line = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+    if (line.trim() === '') continue;
+    report.read++;
+    if (line.length > maxLine) {
+      report.rejected.push({ line: lineNo, reason: `line longer than ${maxLine} characters` });
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      report.rejected.push({ line: lineNo, reason: `invalid JSON: ${(e as Error).message}` });
+      continue;
+    }
+    const v = validateDocument(index, value, now);
+    if (!v.ok) {
+      report.rejected.push({ line: lineNo, reason: v.reason });
+      continue;
+    }
+    batch.push({ id: v.id, doc: v.doc, observedAt: v.observedAt });
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+  return report;
+}

@@ -1,0 +1,85 @@
+/**
+ * Configuration: flags, then environment, then an optional JSON config file, then defaults —
+ * the first that sets a value wins.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** A postgres:// URL, or undefined for the embedded SQLite store in dataDir. */
+  database?: string;
+  rateLimit: { requests: number; windowSeconds: number };
+  bodyLimit: number;
+  logLevel: string;
+  demo: { enabled: boolean; hosts: number; certificates: number };
+}
+
+export const DEFAULTS: Config = {
+  host: '127.0.0.1',
+  port: 8080,
+  dataDir: './data',
+  rateLimit: { requests: 1200, windowSeconds: 60 },
+  bodyLimit: 1024 * 1024,
+  logLevel: 'warn',
+  demo: { enabled: true, hosts: 20_000, certificates: 5_000 },
+};
+
+export class ConfigError extends Error {}
+
+/** `1200/60` → 1200 requests per 60 s; `0` disables. */
+export function parseRateLimit(text: string): { requests: number; windowSeconds: number } {
+  const m = /^\s*(\d+)\s*(?:\/\s*(\d+)\s*s?)?\s*$/.exec(text);
+  if (!m) throw new ConfigError(`invalid rate limit '${text}': expected REQUESTS/SECONDS, e.g. 1200/60, or 0 to disable`);
+  const windowSeconds = m[2] ? Number(m[2]) : 60;
+  if (windowSeconds < 1) throw new ConfigError(`invalid rate limit '${text}': the window must be at least 1 second`);
+  return { requests: Number(m[1]), windowSeconds };
+}
+
+function int(name: string, text: string | undefined, min: number, max: number): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got '${text}'`);
+  return n;
+}
+
+export interface ConfigSources {
+  flags: Partial<{ host: string; port: string; dataDir: string; database: string; rateLimit: string; logLevel: string; demo: boolean; config: string }>;
+  env: NodeJS.ProcessEnv;
+}
+
+export function loadConfig({ flags, env }: ConfigSources): Config {
+  const file = flags.config ?? env.PERISCOPE_CONFIG;
+  let fromFile: Partial<Config> & { rateLimit?: unknown } = {};
+  if (file) {
+    if (!existsSync(file)) throw new ConfigError(`config file ${resolve(file)} does not exist`);
+    try {
+      fromFile = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new ConfigError(`config file ${resolve(file)} is not valid JSON: ${(e as Error).message}`);
+    }
+    if (fromFile === null || typeof fromFile !== 'object') throw new ConfigError(`config file ${resolve(file)} must hold a JSON object`);
+  }
+  const pick = <T>(...values: (T | undefined)[]): T | undefined => values.find((v) => v !== undefined && v !== '');
+  const rate = pick<string>(flags.rateLimit, env.PERISCOPE_RATE_LIMIT);
+  const fileRate = fromFile.rateLimit as Config['rateLimit'] | string | undefined;
+  const demoFile = (fromFile.demo ?? {}) as Partial<Config['demo']>;
+  const demoEnv = env.PERISCOPE_DEMO === undefined ? undefined : !/^(0|false|no|off)$/i.test(env.PERISCOPE_DEMO);
+  return {
+    host: pick(flags.host, env.PERISCOPE_HOST, fromFile.host) ?? DEFAULTS.host,
+    port: int('port', pick(flags.port, env.PERISCOPE_PORT, fromFile.port?.toString()), 0, 65535) ?? DEFAULTS.port,
+    dataDir: pick(flags.dataDir, env.PERISCOPE_DATA_DIR, fromFile.dataDir) ?? DEFAULTS.dataDir,
+    database: pick(flags.database, env.PERISCOPE_DATABASE_URL, fromFile.database),
+    rateLimit: rate ? parseRateLimit(rate) : typeof fileRate === 'string' ? parseRateLimit(fileRate) : (fileRate ?? DEFAULTS.rateLimit),
+    bodyLimit: int('bodyLimit', pick(env.PERISCOPE_BODY_LIMIT, fromFile.bodyLimit?.toString()), 1024, 1024 ** 3) ?? DEFAULTS.bodyLimit,
+    logLevel: pick(flags.logLevel, env.PERISCOPE_LOG_LEVEL, fromFile.logLevel) ?? DEFAULTS.logLevel,
+    demo: {
+      // commander sets demo=false for --no-demo and true by default, so the flag only counts when false.
+      enabled: (flags.demo === false ? false : undefined) ?? demoEnv ?? demoFile.enabled ?? DEFAULTS.demo.enabled,
+      hosts: int('demo hosts', pick(env.PERISCOPE_DEMO_HOSTS, demoFile.hosts?.toString()), 0, 100_000_000) ?? DEFAULTS.demo.hosts,
+      certificates: int('demo certificates', pick(env.PERISCOPE_DEMO_CERTIFICATES, demoFile.certificates?.toString()), 0, 100_000_000) ?? DEFAULTS.demo.certificates,
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import type { IndexName } from '../model/field-def.ts';
+import type { SortPosition } from '../engine/search-engine.ts';
+import { projectFields, validateFieldPaths } from '../model/project-fields.ts';
+import type { Result } from '../lib/problem.ts';
+import { fail, ok } from '../lib/problem.ts';
+import type { SearchContext } from './search-context.ts';
+import { compile, type VirtualHosts } from './compile.ts';
+import { parseSort } from './parse-sort.ts';
+import { decodeCursor, encodeCursor, requestFingerprint } from './cursor.ts';
+import { DEFAULT_HIT_FIELDS } from './default-fields.ts';
+
+export interface SearchParams {
+  readonly q?: string;
+  readonly perPage?: number;
+  readonly cursor?: string;
+  readonly fields?: readonly string[];
+  readonly sort?: string | readonly string[];
+  readonly virtualHosts?: VirtualHosts;
+}
+
+export interface SearchPage {
+  query: string;
+  total: number;
+  duration_ms: number;
+  hits: Record<string, unknown>[];
+  links: { prev: string; next: string };
+}
+
+interface PagePosition {
+  readonly dir: 'next' | 'prev';
+  readonly at: SortPosition;
+}
+
+function isPagePosition(p: unknown): p is PagePosition {
+  const x = p as PagePosition;
+  return (
+    x !== null &&
+    typeof x === 'object' &&
+    (x.dir === 'next' || x.dir === 'prev') &&
+    x.at !== null &&
+    typeof x.at === 'object' &&
+    typeof x.at.orderKey === 'string' &&
+    Array.isArray(x.at.values) &&
+    x.at.values.every((v) => v === null || typeof v === 'string' || typeof v === 'number')
+  );
+}
+
+export const MAX_PER_PAGE = 100;
+
+/**
+ * One page of hits. Paging is keyset-based: a cursor holds the position of the page's edge hit
+ * in the total order (sort values, then index order), so writes between requests can neither
+ * repeat nor skip a document that exists throughout.
+ */
+export async function searchDocuments(ctx: SearchContext, index: IndexName, params: SearchParams): Promise<Result<SearchPage>> {
+  const started = performance.now();
+  const perPage = params.perPage ?? 50;
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) {
+    return fail('invalid_request', `per_page must be an integer from 1 to ${MAX_PER_PAGE}`);
+  }
+  const query = compile(ctx, index, params.q, params.virtualHosts ?? 'EXCLUDE');
+  if (!query.ok) return query;
+  const sort = parseSort(ctx, index, params.sort);
+  if (!sort.ok) return sort;
+  let docPaths = DEFAULT_HIT_FIELDS[index];
+  if (params.fields && params.fields.length > 0) {
+    const checked = validateFieldPaths(ctx.catalogues[index], params.fields);
+    if (!checked.ok) {
+      return fail('invalid_field', `Invalid field: '${checked.path}'.${checked.suggestion ? ` Did you mean '${checked.suggestion}'?` : ''}`);
+    }
+    docPaths = checked.docPaths;
+  }
+  const fingerprint = requestFingerprint(index, params.q ?? '', sort.value, params.virtualHosts ?? 'EXCLUDE');
+  let position: PagePosition | undefined;
+  if (params.cursor) {
+    const decoded = decodeCursor(params.cursor, fingerprint, isPagePosition);
+    if (!decoded.ok) return decoded;
+    position = decoded.value;
+  }
+  const backwards = position?.dir === 'prev';
+  const result = ctx.engine.search(index, {
+    query: query.value,
+    sort: sort.value,
+    limit: perPage,
+    ...(position ? { after: position.at, backwards } : {}),
+  });
+  const stored = await ctx.store.documents.getMany(
+    index,
+    result.hits.map((h) => h.id),
+  );
+  const byId = new Map(stored.map((s) => [s.id, s.doc]));
+  const hits: Record<string, unknown>[] = [];
+  for (const hit of result.hits) {
+    const doc = byId.get(hit.id);
+    // A document removed between the engine answering and the read is left out of the page.
+    if (doc) hits.push(projectFields(doc, docPaths));
+  }
+  const first = result.hits[0];
+  const last = result.hits[result.hits.length - 1];
+  const hasAfter = backwards ? true : result.more;
+  const hasBefore = backwards ? result.more : position !== undefined;
+  const links = {
+    prev: hasBefore && first ? encodeCursor<PagePosition>(fingerprint, { dir: 'prev', at: first.position }) : '',
+    next: hasAfter && last ? encodeCursor<PagePosition>(fingerprint, { dir: 'next', at: last.position }) : '',
+  };
+  return ok({
+    query: params.q ?? '',
+    total: result.total,
+    duration_ms: Math.round(performance.now() - started),
+    hits,
+    links,
+  });
+}

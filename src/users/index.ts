@@ -1,0 +1,2 @@
+export * from './credentials.ts';
+export * from './accounts.ts';
