@@ -1,0 +1,100 @@
+/**
+ * Row types of the store's tables as Kysely sees them. JSON columns are written as JSON text and
+ * read back either as text (SQLite) or already parsed (PostgreSQL jsonb); `parseJson` hides that.
+ */
+import type { ColumnType } from 'kysely';
+
+/** Written as a JSON string; read as a string (SQLite) or a parsed value (PostgreSQL). */
+export type JsonColumn = ColumnType<unknown, string, string>;
+/** Integer ids: numbers from SQLite, strings from PostgreSQL bigint. */
+export type IdColumn = ColumnType<number | string, never, number | string>;
+/** A bigint count: number from SQLite, string from PostgreSQL. */
+export type CountColumn = ColumnType<number | string, number, number>;
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  workspace_id: string;
+  role: string;
+  api_id: string;
+  api_secret_hash: string;
+  asm_key_hash: string;
+  quota_allowance: CountColumn;
+  created_at: string;
+  first_login_at: string | null;
+  last_login_at: string | null;
+}
+
+export interface DocumentsTable {
+  index_name: string;
+  id: string;
+  version: number;
+  doc: JsonColumn;
+  content_hash: string;
+  valid_from: string;
+}
+
+export type DocumentVersionsTable = DocumentsTable;
+
+export interface CommentsTable {
+  id: IdColumn;
+  workspace_id: string;
+  index_name: string;
+  doc_id: string;
+  author_id: string;
+  contents: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TagsTable {
+  id: IdColumn;
+  workspace_id: string;
+  name: string;
+  color: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TagAssignmentsTable {
+  workspace_id: string;
+  tag_id: ColumnType<number | string, number | string, number | string>;
+  index_name: string;
+  doc_id: string;
+  tagged_at: string;
+}
+
+export interface QuotaUsageTable {
+  user_id: string;
+  period: string;
+  used: CountColumn;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  workspaces: WorkspacesTable;
+  users: UsersTable;
+  documents: DocumentsTable;
+  document_versions: DocumentVersionsTable;
+  comments: CommentsTable;
+  tags: TagsTable;
+  tag_assignments: TagAssignmentsTable;
+  quota_usage: QuotaUsageTable;
+  settings: SettingsTable;
+}
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export function parseJson(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}

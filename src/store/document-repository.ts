@@ -1,0 +1,350 @@
+/**
+ * Documents (hosts, certificates) with their full history.
+ *
+ * `documents` holds the current version of each id; `document_versions` holds every version,
+ * including the current one. Version numbers always follow valid_from order: a late observation
+ * (older than the current version) that changes history is inserted at its place and the versions
+ * after it are renumbered up by one, so "version n" is always the n-th state in time. Consequences:
+ * - a late observation equal to the version current at its time writes nothing (`unchanged`);
+ * - a late observation equal to the next version moves that version's valid_from back to the
+ *   observation time (the state was seen earlier than first recorded) and reports `updated` with
+ *   that version's number;
+ * - otherwise it becomes a new version in the middle of history, reported as `updated` with its own
+ *   (historical) number; the current document keeps its content but its version number grows by one.
+ * Observations at the same time as the latest version, with different content, become a new
+ * current version (later writes win ties).
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { IndexName } from '../model/field-def.ts';
+import type { DocumentRepository, Json, PutResult, StoredDocument } from './store.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { createHash } from 'node:crypto';
+import { parseJson, type Database, type Dialect } from './database.ts';
+import { isoTime } from './iso-time.ts';
+
+/** Rows per multi-row statement: 6 parameters each stays far below both dialects' limits. */
+const CHUNK = 500;
+
+interface Head {
+  version: number;
+  hash: string;
+  validFrom: string;
+}
+
+/** An input document, serialised and hashed. */
+interface Prepared {
+  id: string;
+  text: string;
+  hash: string;
+  at: string;
+}
+
+interface VersionRow {
+  index_name: string;
+  id: string;
+  version: number;
+  doc: string;
+  content_hash: string;
+  valid_from: string;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+function toStored(row: { id: string; version: number | string; doc: unknown; valid_from: string }): StoredDocument {
+  return { id: row.id, version: Number(row.version), doc: parseJson(row.doc) as Json, validFrom: row.valid_from };
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export class KyselyDocumentRepository implements DocumentRepository {
+  readonly #db: Kysely<Database>;
+  readonly #dialect: Dialect;
+  /**
+   * Writes of this process run one at a time: two batches touching the same id would otherwise
+   * both read the same current version and collide on the next version number. Across processes
+   * (PostgreSQL), existing rows are locked while a batch runs; two processes creating the same new
+   * id at once still make one of them fail, to be retried.
+   */
+  #writes: Promise<unknown> = Promise.resolve();
+
+  constructor(db: Kysely<Database>, dialect: Dialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  #serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#writes.then(work, work);
+    this.#writes = run.catch(() => undefined);
+    return run;
+  }
+
+  async put(index: IndexName, id: string, doc: Json, observedAt: string): Promise<PutResult> {
+    const [result] = await this.putMany(index, [{ id, doc, observedAt }]);
+    return result;
+  }
+
+  async putMany(
+    index: IndexName,
+    items: readonly { id: string; doc: Json; observedAt: string }[],
+  ): Promise<PutResult[]> {
+    if (items.length === 0) return [];
+    // Hashing and serialising happen before the transaction opens, to keep it short.
+    const prepared = items.map((item): Prepared => {
+      const text = canonicalJson(item.doc);
+      return {
+        id: item.id,
+        text,
+        hash: createHash('sha256').update(text).digest('hex'),
+        at: isoTime(item.observedAt),
+      };
+    });
+    const ids = [...new Set(prepared.map((p) => p.id))].sort();
+    return this.#serial(() => this.#db.transaction().execute((trx) => this.#apply(trx, index, ids, prepared)));
+  }
+
+  async #apply(
+    trx: Transaction<Database>,
+    index: IndexName,
+    ids: readonly string[],
+    prepared: readonly Prepared[],
+  ): Promise<PutResult[]> {
+    const heads = await this.#heads(trx, index, ids, true);
+    const versions: VersionRow[] = [];
+    const current = new Map<string, VersionRow>();
+    const flush = async () => {
+      await this.#write(trx, versions.splice(0), [...current.values()]);
+      current.clear();
+    };
+    const results: PutResult[] = [];
+    for (const p of prepared) {
+      const head = heads.get(p.id);
+      if (head && p.at < head.validFrom) {
+        // Rare: history is edited in place, so everything pending must be in the tables first.
+        await flush();
+        results.push(await this.#putLate(trx, index, p.id, p.text, p.hash, p.at));
+        const fresh = await this.#heads(trx, index, [p.id]);
+        heads.set(p.id, fresh.get(p.id)!);
+        continue;
+      }
+      if (head && head.hash === p.hash) {
+        results.push({ outcome: 'unchanged', version: head.version });
+        continue;
+      }
+      const version = head ? head.version + 1 : 1;
+      const row: VersionRow = {
+        index_name: index,
+        id: p.id,
+        version,
+        doc: p.text,
+        content_hash: p.hash,
+        valid_from: p.at,
+      };
+      versions.push(row);
+      current.set(p.id, row);
+      heads.set(p.id, { version, hash: p.hash, validFrom: p.at });
+      results.push({ outcome: head ? 'updated' : 'created', version });
+    }
+    await flush();
+    return results;
+  }
+
+  async #heads(db: Db, index: IndexName, ids: readonly string[], lock = false): Promise<Map<string, Head>> {
+    const heads = new Map<string, Head>();
+    for (const part of chunks(ids, CHUNK)) {
+      let q = db
+        .selectFrom('documents')
+        .select(['id', 'version', 'content_hash', 'valid_from'])
+        .where('index_name', '=', index)
+        .where('id', 'in', part);
+      // SQLite has no row locks (nor the syntax); its single writer already serialises batches.
+      if (lock && this.#dialect === 'postgres') q = q.forUpdate();
+      const rows = await q.execute();
+      for (const r of rows) heads.set(r.id, { version: Number(r.version), hash: r.content_hash, validFrom: r.valid_from });
+    }
+    return heads;
+  }
+
+  async #write(db: Db, versions: readonly VersionRow[], current: readonly VersionRow[]): Promise<void> {
+    for (const part of chunks(versions, CHUNK)) {
+      await db.insertInto('document_versions').values(part).execute();
+    }
+    for (const part of chunks(current, CHUNK)) {
+      await db
+        .insertInto('documents')
+        .values(part)
+        .onConflict((oc) =>
+          oc.columns(['index_name', 'id']).doUpdateSet((eb) => ({
+            version: eb.ref('excluded.version'),
+            doc: eb.ref('excluded.doc'),
+            content_hash: eb.ref('excluded.content_hash'),
+            valid_from: eb.ref('excluded.valid_from'),
+          })),
+        )
+        .execute();
+    }
+  }
+
+  /** An observation older than the current version: see the file comment for the rules. */
+  async #putLate(db: Db, index: IndexName, id: string, text: string, hash: string, at: string): Promise<PutResult> {
+    const rows = await db
+      .selectFrom('document_versions')
+      .select(['version', 'content_hash', 'valid_from'])
+      .where('index_name', '=', index)
+      .where('id', '=', id)
+      .orderBy('version')
+      .execute();
+    const position = rows.filter((r) => r.valid_from <= at).length;
+    const prev = rows[position - 1];
+    const next = rows[position];
+    if (prev && prev.content_hash === hash) return { outcome: 'unchanged', version: Number(prev.version) };
+    const nextVersion = Number(next.version);
+    const isCurrent = position === rows.length - 1;
+    if (next.content_hash === hash) {
+      await db
+        .updateTable('document_versions')
+        .set({ valid_from: at })
+        .where('index_name', '=', index)
+        .where('id', '=', id)
+        .where('version', '=', nextVersion)
+        .execute();
+      if (isCurrent) {
+        await db.updateTable('documents').set({ valid_from: at }).where('index_name', '=', index).where('id', '=', id).execute();
+      }
+      return { outcome: 'updated', version: nextVersion };
+    }
+    // Shift through negative numbers so no intermediate state collides with the primary key.
+    await db
+      .updateTable('document_versions')
+      .set({ version: sql<number>`-(${sql.ref('version')} + 1)` })
+      .where('index_name', '=', index)
+      .where('id', '=', id)
+      .where('version', '>=', nextVersion)
+      .execute();
+    await db
+      .updateTable('document_versions')
+      .set({ version: sql<number>`-${sql.ref('version')}` })
+      .where('index_name', '=', index)
+      .where('id', '=', id)
+      .where('version', '<', 0)
+      .execute();
+    await db
+      .insertInto('document_versions')
+      .values({ index_name: index, id, version: nextVersion, doc: text, content_hash: hash, valid_from: at })
+      .execute();
+    await db
+      .updateTable('documents')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .where('index_name', '=', index)
+      .where('id', '=', id)
+      .execute();
+    return { outcome: 'updated', version: nextVersion };
+  }
+
+  async get(index: IndexName, id: string): Promise<StoredDocument | undefined> {
+    const row = await this.#db
+      .selectFrom('documents')
+      .select(['id', 'version', 'doc', 'valid_from'])
+      .where('index_name', '=', index)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toStored(row);
+  }
+
+  async getMany(index: IndexName, ids: readonly string[]): Promise<StoredDocument[]> {
+    const out: StoredDocument[] = [];
+    for (const part of chunks([...new Set(ids)], CHUNK)) {
+      const rows = await this.#db
+        .selectFrom('documents')
+        .select(['id', 'version', 'doc', 'valid_from'])
+        .where('index_name', '=', index)
+        .where('id', 'in', part)
+        .execute();
+      for (const r of rows) out.push(toStored(r));
+    }
+    return out;
+  }
+
+  async getAt(index: IndexName, id: string, at: string): Promise<StoredDocument | undefined> {
+    const row = await this.#db
+      .selectFrom('document_versions')
+      .select(['id', 'version', 'doc', 'valid_from'])
+      .where('index_name', '=', index)
+      .where('id', '=', id)
+      .where('valid_from', '<=', isoTime(at))
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row && toStored(row);
+  }
+
+  async history(index: IndexName, id: string, range?: { from?: string; to?: string }): Promise<StoredDocument[]> {
+    let q = this.#db
+      .selectFrom('document_versions')
+      .select(['id', 'version', 'doc', 'valid_from'])
+      .where('index_name', '=', index)
+      .where('id', '=', id);
+    if (range?.from !== undefined) q = q.where('valid_from', '>=', isoTime(range.from));
+    if (range?.to !== undefined) q = q.where('valid_from', '<', isoTime(range.to));
+    const rows = await q.orderBy('version').execute();
+    return rows.map(toStored);
+  }
+
+  async idsWithPrefix(index: IndexName, prefix: string, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    // SQLite's LIKE is made case-sensitive per connection (open-store.ts), PostgreSQL's already is.
+    const rows = await this.#db
+      .selectFrom('documents')
+      .select('id')
+      .where('index_name', '=', index)
+      .where(sql<boolean>`${sql.ref('id')} like ${likeEscape(prefix) + '%'} escape '\\'`)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  async *scan(index: IndexName, batchSize: number): AsyncIterable<StoredDocument[]> {
+    const size = Math.max(1, Math.floor(batchSize));
+    let after: string | undefined;
+    for (;;) {
+      let q = this.#db
+        .selectFrom('documents')
+        .select(['id', 'version', 'doc', 'valid_from'])
+        .where('index_name', '=', index);
+      if (after !== undefined) q = q.where('id', '>', after);
+      const rows = await q.orderBy('id').limit(size).execute();
+      if (rows.length === 0) return;
+      yield rows.map(toStored);
+      if (rows.length < size) return;
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  async count(index: IndexName): Promise<number> {
+    const row = await this.#db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('index_name', '=', index)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Removes the document and its whole history: a removed id starts again at version 1. */
+  async remove(index: IndexName, id: string): Promise<boolean> {
+    return this.#serial(() =>
+      this.#db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('document_versions').where('index_name', '=', index).where('id', '=', id).execute();
+        const r = await trx.deleteFrom('documents').where('index_name', '=', index).where('id', '=', id).executeTakeFirst();
+        return Number(r.numDeletedRows) > 0;
+      }),
+    );
+  }
+}

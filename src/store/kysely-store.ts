@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { Database, Dialect } from './database.ts';
+import type { Store } from './store.ts';
+import { KyselyCommentRepository } from './comment-repository.ts';
+import { KyselyDocumentRepository } from './document-repository.ts';
+import { KyselyQuotaRepository } from './quota-repository.ts';
+import { KyselySettingsRepository } from './settings-repository.ts';
+import { KyselyTagRepository } from './tag-repository.ts';
+import { KyselyUserRepository } from './user-repository.ts';
+
+/** The Store on one Kysely instance; the dialect only matters to the migrations and to openStore. */
+export class KyselyStore implements Store {
+  readonly dialect: Dialect;
+  /** The underlying database, for code that queries the store's tables directly (the PostgreSQL engine). */
+  readonly db: Kysely<Database>;
+  readonly documents: KyselyDocumentRepository;
+  readonly users: KyselyUserRepository;
+  readonly comments: KyselyCommentRepository;
+  readonly tags: KyselyTagRepository;
+  readonly quota: KyselyQuotaRepository;
+  readonly settings: KyselySettingsRepository;
+
+  constructor(db: Kysely<Database>, dialect: Dialect) {
+    this.db = db;
+    this.dialect = dialect;
+    this.documents = new KyselyDocumentRepository(db, dialect);
+    this.users = new KyselyUserRepository(db);
+    this.comments = new KyselyCommentRepository(db);
+    this.tags = new KyselyTagRepository(db);
+    this.quota = new KyselyQuotaRepository(db);
+    this.settings = new KyselySettingsRepository(db);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}
