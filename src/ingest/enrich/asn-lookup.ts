@@ -1,0 +1,326 @@
+/**
+ * IP → autonomous system from the bundled @ip-location-db/asn CSVs (RouteViews + RIR data).
+ * The tables load once, on first use, into typed arrays searched by bisection.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { bigIntToIpv6, compareWords, formatIpv4, parseIpv4, parseIpv6, wordsToBigInt } from './ip-words.ts';
+
+export interface AutonomousSystem {
+  asn: number;
+  /** The data has only the registered organisation, so name and description carry the same text. */
+  name: string;
+  description: string;
+  /** The largest CIDR block that contains the address and lies inside the announced range. */
+  bgp_prefix: string;
+  country_code?: string;
+}
+
+export interface AsnRange {
+  readonly start: string;
+  readonly end: string;
+  readonly asn: number;
+  readonly name: string;
+}
+
+export interface SourceInfo {
+  readonly package: string;
+  readonly version: string;
+  /** When the data was built (from the package version or the database metadata). */
+  readonly builtAt?: string;
+  readonly rows?: number;
+  readonly loadMs?: number;
+}
+
+interface V4Table {
+  starts: Uint32Array;
+  ends: Uint32Array;
+  asns: Uint32Array;
+  names: Uint32Array;
+}
+
+interface V6Table {
+  starts: Uint32Array;
+  ends: Uint32Array;
+  asns: Uint32Array;
+  names: Uint32Array;
+}
+
+/** `2.3.2026061719` → 2026-06-17T19:00:00Z (ip-location-db encodes the build hour in its version). */
+export function versionBuildTime(version: string): string | undefined {
+  const m = version.match(/(\d{4})(\d{2})(\d{2})(\d{2})$/);
+  if (!m) return undefined;
+  const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]));
+  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
+}
+
+/** A decimal field without allocating a substring. */
+function digitsAt(text: string, from: number, to: number): number {
+  let v = 0;
+  for (let i = from; i < to; i++) v = v * 10 + (text.charCodeAt(i) - 48);
+  return v;
+}
+
+function unquote(s: string): string {
+  return s.length >= 2 && s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1).replace(/""/g, '"') : s;
+}
+
+export class AsnLookup {
+  private readonly dir: string;
+  private v4?: V4Table;
+  private v6?: V6Table;
+  private names: string[] = [];
+  private nameIndex = new Map<string, number>();
+  private loadedMs = 0;
+  private byAsn?: Map<number, number[]>;
+  private countryOf?: (ip: string) => string | undefined;
+  private versionText = '';
+
+  /** `dir`: folder of the CSVs (default: the installed @ip-location-db/asn package). */
+  constructor(options: { dir?: string; countryOf?: (ip: string) => string | undefined } = {}) {
+    this.dir = options.dir ?? dirname(createRequire(import.meta.url).resolve('@ip-location-db/asn/package.json'));
+    this.countryOf = options.countryOf;
+  }
+
+  /** Supplies the AS country (looked up at the start of the announced range). */
+  setCountrySource(countryOf: (ip: string) => string | undefined): void {
+    this.countryOf = countryOf;
+  }
+
+  /** Interns the raw CSV field (quoted, latin1-read UTF-8); decoding happens once per distinct name. */
+  private intern(rawField: string): number {
+    let i = this.nameIndex.get(rawField);
+    if (i === undefined) {
+      i = this.names.length;
+      const text = unquote(rawField);
+      this.names.push(/[^\x00-\x7f]/.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text);
+      this.nameIndex.set(rawField, i);
+    }
+    return i;
+  }
+
+  /** Loads both tables now (otherwise the first lookup does). Idempotent. */
+  load(): this {
+    if (this.v4 && this.v6) return this;
+    const t0 = performance.now();
+    this.v4 = this.loadV4();
+    this.v6 = this.loadV6();
+    try {
+      this.versionText = String(JSON.parse(readFileSync(join(this.dir, 'package.json'), 'utf8')).version ?? '');
+    } catch {
+      this.versionText = '';
+    }
+    this.nameIndex.clear();
+    this.loadedMs = performance.now() - t0;
+    return this;
+  }
+
+  private loadV4(): V4Table {
+    const text = readFileSync(join(this.dir, 'asn-ipv4-num.csv'), 'latin1');
+    const cap = Math.ceil(text.length / 20);
+    let starts = new Uint32Array(cap);
+    let ends = new Uint32Array(cap);
+    let asns = new Uint32Array(cap);
+    let names = new Uint32Array(cap);
+    let n = 0;
+    let pos = 0;
+    while (pos < text.length) {
+      let eol = text.indexOf('\n', pos);
+      if (eol < 0) eol = text.length;
+      const c1 = text.indexOf(',', pos);
+      const c2 = text.indexOf(',', c1 + 1);
+      const c3 = text.indexOf(',', c2 + 1);
+      if (c1 > 0 && c3 > 0 && c3 < eol) {
+        if (n === starts.length) {
+          const grow = (a: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> => {
+            const b = new Uint32Array(a.length * 2);
+            b.set(a);
+            return b;
+          };
+          starts = grow(starts);
+          ends = grow(ends);
+          asns = grow(asns);
+          names = grow(names);
+        }
+        starts[n] = digitsAt(text, pos, c1);
+        ends[n] = digitsAt(text, c1 + 1, c2);
+        asns[n] = digitsAt(text, c2 + 1, c3);
+        const raw = text.slice(c3 + 1, text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol);
+        names[n] = this.intern(raw);
+        n++;
+      }
+      pos = eol + 1;
+    }
+    const table = { starts: starts.subarray(0, n), ends: ends.subarray(0, n), asns: asns.subarray(0, n), names: names.subarray(0, n) };
+    for (let i = 1; i < n; i++) {
+      if (table.starts[i] < table.starts[i - 1]) throw new Error('asn-ipv4-num.csv is not sorted by range start');
+    }
+    return table;
+  }
+
+  private loadV6(): V6Table {
+    const text = readFileSync(join(this.dir, 'asn-ipv6.csv'), 'latin1');
+    const lines = text.split('\n');
+    const starts = new Uint32Array(lines.length * 4);
+    const ends = new Uint32Array(lines.length * 4);
+    const asns = new Uint32Array(lines.length);
+    const names = new Uint32Array(lines.length);
+    let n = 0;
+    for (const line of lines) {
+      const c1 = line.indexOf(',');
+      const c2 = line.indexOf(',', c1 + 1);
+      const c3 = line.indexOf(',', c2 + 1);
+      if (c1 < 0 || c3 < 0) continue;
+      if (!parseIpv6(line.slice(0, c1), starts, n * 4) || !parseIpv6(line.slice(c1 + 1, c2), ends, n * 4)) continue;
+      asns[n] = Number(line.slice(c2 + 1, c3));
+      const raw = line.slice(c3 + 1).replace(/\r$/, '');
+      names[n] = this.intern(raw);
+      n++;
+    }
+    const table = { starts: starts.subarray(0, n * 4), ends: ends.subarray(0, n * 4), asns: asns.subarray(0, n), names: names.subarray(0, n) };
+    for (let i = 1; i < n; i++) {
+      if (compareWords(table.starts, i * 4, table.starts, (i - 1) * 4) < 0) throw new Error('asn-ipv6.csv is not sorted by range start');
+    }
+    return table;
+  }
+
+  /** The AS announcing `ip`, or undefined (private, reserved or unannounced space, or not an IP). */
+  lookup(ip: string): AutonomousSystem | undefined {
+    this.load();
+    const text = ip.trim();
+    let v4 = parseIpv4(text);
+    if (v4 < 0 && text.includes(':')) {
+      const w = parseIpv6(text);
+      if (!w) return undefined;
+      if (w[0] === 0 && w[1] === 0 && w[2] === 0xffff) v4 = w[3];
+      else return this.lookupV6(w);
+    }
+    if (v4 < 0) return undefined;
+    return this.lookupV4(v4);
+  }
+
+  private lookupV4(x: number): AutonomousSystem | undefined {
+    const t = this.v4!;
+    let lo = 0;
+    let hi = t.starts.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (t.starts[mid] <= x) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (found < 0 || t.ends[found] < x) return undefined;
+    const start = t.starts[found];
+    const end = t.ends[found];
+    let prefix = 32;
+    for (let p = 0; p <= 32; p++) {
+      const size = 2 ** (32 - p);
+      const block = Math.floor(x / size) * size;
+      if (block >= start && block + size - 1 <= end) {
+        prefix = p;
+        break;
+      }
+    }
+    const size = 2 ** (32 - prefix);
+    const block = Math.floor(x / size) * size;
+    return this.result(t.asns[found], t.names[found], `${formatIpv4(block)}/${prefix}`, formatIpv4(start));
+  }
+
+  private lookupV6(w: Uint32Array): AutonomousSystem | undefined {
+    const t = this.v6!;
+    const n = t.asns.length;
+    let lo = 0;
+    let hi = n - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareWords(t.starts, mid * 4, w, 0) <= 0) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (found < 0 || compareWords(t.ends, found * 4, w, 0) < 0) return undefined;
+    const x = wordsToBigInt(w);
+    const start = wordsToBigInt(t.starts, found * 4);
+    const end = wordsToBigInt(t.ends, found * 4);
+    let prefix = 128;
+    for (let p = 0; p <= 128; p++) {
+      const size = 1n << BigInt(128 - p);
+      const block = (x / size) * size;
+      if (block >= start && block + size - 1n <= end) {
+        prefix = p;
+        break;
+      }
+    }
+    const size = 1n << BigInt(128 - prefix);
+    return this.result(t.asns[found], t.names[found], `${bigIntToIpv6((x / size) * size)}/${prefix}`, bigIntToIpv6(start));
+  }
+
+  private result(asn: number, nameIdx: number, prefix: string, rangeStart: string): AutonomousSystem {
+    const name = this.names[nameIdx];
+    const out: AutonomousSystem = { asn, name, description: name, bgp_prefix: prefix };
+    const cc = this.countryOf?.(rangeStart);
+    if (cc) out.country_code = cc;
+    return out;
+  }
+
+  /** Number of IPv4 / IPv6 ranges. */
+  counts(): { ipv4: number; ipv6: number } {
+    this.load();
+    return { ipv4: this.v4!.starts.length, ipv6: this.v6!.asns.length };
+  }
+
+  /** IPv4 range i as numbers (for generators that draw addresses from announced space). */
+  ipv4Range(i: number): { start: number; end: number; asn: number; name: string } {
+    this.load();
+    const t = this.v4!;
+    return { start: t.starts[i], end: t.ends[i], asn: t.asns[i], name: this.names[t.names[i]] };
+  }
+
+  /** IPv6 range i as bigints. */
+  ipv6Range(i: number): { start: bigint; end: bigint; asn: number; name: string } {
+    this.load();
+    const t = this.v6!;
+    return { start: wordsToBigInt(t.starts, i * 4), end: wordsToBigInt(t.ends, i * 4), asn: t.asns[i], name: this.names[t.names[i]] };
+  }
+
+  /** Indexes of the IPv4 (and IPv6, offset by the IPv4 count) ranges announced by `asn`. */
+  rangesOf(asn: number): { ipv4: number[]; ipv6: number[] } {
+    this.load();
+    if (!this.byAsn) {
+      this.byAsn = new Map();
+      const add = (k: number, v: number): void => {
+        const list = this.byAsn!.get(k);
+        if (list) list.push(v);
+        else this.byAsn!.set(k, [v]);
+      };
+      const v4n = this.v4!.asns.length;
+      for (let i = 0; i < v4n; i++) add(this.v4!.asns[i], i);
+      for (let i = 0; i < this.v6!.asns.length; i++) add(this.v6!.asns[i], v4n + i);
+    }
+    const all = this.byAsn.get(asn) ?? [];
+    const v4n = this.v4!.asns.length;
+    return { ipv4: all.filter((i) => i < v4n), ipv6: all.filter((i) => i >= v4n).map((i) => i - v4n) };
+  }
+
+  /** IPv4 range i in text form. */
+  range(i: number): AsnRange {
+    const r = this.ipv4Range(i);
+    return { start: formatIpv4(r.start), end: formatIpv4(r.end), asn: r.asn, name: r.name };
+  }
+
+  sourceInfo(): SourceInfo {
+    this.load();
+    const builtAt = versionBuildTime(this.versionText);
+    return {
+      package: '@ip-location-db/asn',
+      version: this.versionText,
+      ...(builtAt ? { builtAt } : {}),
+      rows: this.v4!.starts.length + this.v6!.asns.length,
+      loadMs: Math.round(this.loadedMs),
+    };
+  }
+}
