@@ -1,0 +1,153 @@
+/**
+ * Evaluates a ResolvedQuery to a bitmap of live documents (or, inside `nested`, of live
+ * elements) with bitmap algebra only: `not` is a complement within the live units of the
+ * current scope, a nested field outside `nested` maps its matching elements to their
+ * documents, and a document-level condition inside `nested` holds for every element of the
+ * documents that satisfy it. Every function returns a new bitmap the caller may mutate.
+ */
+import type { FieldDef } from '../../model/field-def.ts';
+import type { Predicate, ResolvedQuery } from '../../query/resolved.ts';
+import { relativePath } from '../../model/values-of.ts';
+import { fulltextAlternatives, type FulltextQuery } from '../reference/fulltext-fields.ts';
+import { nestedRootOf } from '../reference/reference-engine.ts';
+import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { matchField } from './field-match.ts';
+import type { IndexData, NestedPart } from './index-data.ts';
+
+export class Evaluator {
+  constructor(private readonly data: IndexData) {}
+
+  private liveDocs(): Bitmap {
+    return this.data.docs.live().clone();
+  }
+
+  /** Live documents matching `q`. */
+  docs(q: ResolvedQuery): Bitmap {
+    switch (q.kind) {
+      case 'all':
+        return this.liveDocs();
+      case 'none':
+        return new RoaringBitmap32();
+      case 'and':
+        return this.conjunction(q.children, () => this.liveDocs(), (c) => this.docs(c));
+      case 'or':
+        return this.disjunction(q.children, (c) => this.docs(c), () => new RoaringBitmap32());
+      case 'not':
+        return this.liveDocs().andNotInPlace(this.docs(q.child));
+      case 'field':
+        return this.fieldDocs(q.field, q.predicate);
+      case 'nested': {
+        const part = this.data.nested.get(q.root);
+        if (!part) return new RoaringBitmap32();
+        return part.docsOf(this.elems(part, q.child));
+      }
+      case 'fulltext':
+        return this.fulltextDocs(q);
+    }
+  }
+
+  /** Live elements of `part` matching `q` (each element on its own). */
+  elems(part: NestedPart, q: ResolvedQuery): Bitmap {
+    const live = (): Bitmap => part.realLive().clone();
+    switch (q.kind) {
+      case 'all':
+        return live();
+      case 'none':
+        return new RoaringBitmap32();
+      case 'and':
+        return this.conjunction(q.children, live, (c) => this.elems(part, c));
+      case 'or':
+        return this.disjunction(q.children, (c) => this.elems(part, c), () => new RoaringBitmap32());
+      case 'not':
+        return live().andNotInPlace(this.elems(part, q.child));
+      case 'field': {
+        const path = q.field.docPath;
+        if (nestedRootOf(this.data.catalogue, path) === part.root) {
+          const rel = path === part.root ? '' : relativePath(path, part.root);
+          return matchField(part.scope, rel, q.field, q.predicate).andInPlace(part.realLive());
+        }
+        return part.elemsOf(this.fieldDocs(q.field, q.predicate)).andInPlace(part.realLive());
+      }
+      case 'nested': {
+        if (q.root === part.root) return this.elems(part, q.child);
+        return part.elemsOf(this.docs(q)).andInPlace(part.realLive());
+      }
+      case 'fulltext':
+        return this.disjunction(
+          fulltextAlternatives(q, this.data.catalogue),
+          (c) => this.elems(part, c),
+          () => new RoaringBitmap32(),
+        );
+    }
+  }
+
+  private conjunction(children: readonly ResolvedQuery[], all: () => Bitmap, evaluate: (q: ResolvedQuery) => Bitmap): Bitmap {
+    // Positive children first, then subtract negated ones: no complement is materialised.
+    const positive = children.filter((c) => c.kind !== 'not');
+    const negative = children.filter((c): c is Extract<ResolvedQuery, { kind: 'not' }> => c.kind === 'not');
+    let acc: Bitmap | undefined;
+    for (const c of positive) {
+      const r = evaluate(c);
+      if (acc) acc.andInPlace(r);
+      else acc = r;
+      if (acc.isEmpty) return acc;
+    }
+    acc ??= all();
+    for (const c of negative) {
+      if (acc.isEmpty) break;
+      acc.andNotInPlace(evaluate(c.child));
+    }
+    return acc;
+  }
+
+  private disjunction(children: readonly ResolvedQuery[], evaluate: (q: ResolvedQuery) => Bitmap, none: () => Bitmap): Bitmap {
+    let acc: Bitmap | undefined;
+    for (const c of children) {
+      const r = evaluate(c);
+      if (acc) acc.orInPlace(r);
+      else acc = r;
+    }
+    return acc ?? none();
+  }
+
+  /** Live documents where the field matches on any value (any element for nested fields). */
+  fieldDocs(field: FieldDef, predicate: Predicate): Bitmap {
+    const path = field.docPath;
+    const root = nestedRootOf(this.data.catalogue, path);
+    const part = root === undefined ? undefined : this.data.nested.get(root);
+    if (part === undefined) return matchField(this.data.docs, path, field, predicate).andInPlace(this.data.docs.live());
+    const rel = path === part.root ? '' : relativePath(path, part.root);
+    // Pseudo-elements included: outside `nested` a value anywhere under the root counts.
+    return part.docsOf(matchField(part.scope, rel, field, predicate).andInPlace(part.scope.live()));
+  }
+
+  private fulltextDocs(q: FulltextQuery): Bitmap {
+    const ft = this.data.fulltext;
+    const acc = ft.keywords.docs(q.text.toLowerCase());
+    if (q.tokens.length === 1) acc.orInPlace(ft.tokens.docs(q.tokens[0]));
+    const alternatives = fulltextAlternatives(q, this.data.catalogue);
+    if (q.tokens.length > 1) {
+      // Tokens must co-occur in one value of one field: the combined postings only narrow the
+      // candidates, each text field then decides exactly.
+      let candidates: Bitmap | undefined;
+      for (const t of q.tokens) {
+        const docs = ft.tokens.docs(t);
+        if (candidates) candidates.andInPlace(docs);
+        else candidates = docs;
+        if (candidates.isEmpty) break;
+      }
+      if (candidates && !candidates.isEmpty) {
+        for (const alt of alternatives) {
+          if (alt.field.type !== 'text') continue;
+          acc.orInPlace(this.fieldDocs(alt.field, alt.predicate));
+        }
+      }
+    }
+    for (const alt of alternatives) {
+      // Text and keyword fields were served above; other fullText fields and the IP range here.
+      if (alt.field.type === 'text' || (alt.field.type === 'keyword' && alt.predicate.op === 'eq')) continue;
+      acc.orInPlace(this.fieldDocs(alt.field, alt.predicate));
+    }
+    return acc.andInPlace(this.data.docs.live());
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * One field predicate over one scope, answered from the slot of its path: dictionary lookups
+ * for equality, sorted typed groups for ranges, the token index for token and phrase matches,
+ * and for wildcards and regexes a test of each dictionary term (a sorted range of terms when a
+ * case-sensitive wildcard has a literal prefix). Results may include dead units.
+ */
+import type { FieldDef } from '../../model/field-def.ts';
+import type { Predicate } from '../../query/resolved.ts';
+import { tokenize } from '../../model/tokenize.ts';
+import { keyString, queryValue, rangeBound } from '../reference/typed-value.ts';
+import { tokensMatch, userRegExp, wildcardPrefix, wildcardRegExp } from '../reference/matchers.ts';
+import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import type { Scope } from './scope.ts';
+import type { Slot } from './slot.ts';
+import type { TypedView } from './typed-view.ts';
+
+function empty(): Bitmap {
+  return new RoaringBitmap32();
+}
+
+/** Positions [start, end) in view.sortedGroups() of keys starting with `prefix` (string views). */
+function prefixRange(view: TypedView, prefix: string): [number, number] {
+  const start = view.bound(prefix, false);
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (last === 0xffff) return [start, view.sortedGroups().length];
+  const after = prefix.slice(0, -1) + String.fromCharCode(last + 1);
+  return [start, view.bound(after, false)];
+}
+
+function groupsOrds(view: TypedView, from: number, to: number): number[] {
+  const sorted = view.sortedGroups();
+  const ords: number[] = [];
+  for (let p = from; p < to; p++) view.pushOrds(sorted[p], ords);
+  return ords;
+}
+
+/** Value ordinals of `slot` whose every token list holds all `tokens` (consecutively when phrase). */
+function tokenValueOrds(slot: Slot, tokens: readonly string[], phrase: boolean): number[] {
+  const ti = slot.tokens();
+  let acc: Bitmap | undefined;
+  for (const tok of tokens) {
+    const t = ti.ordOf.get(tok);
+    if (t === undefined) return [];
+    const vals = ti.values.bitmap(t);
+    if (acc) acc.andInPlace(vals);
+    else acc = vals;
+    if (acc.isEmpty) return [];
+  }
+  const ords = Array.from(acc!.toUint32Array());
+  if (!phrase || tokens.length < 2) return ords;
+  return ords.filter((v) => tokensMatch(tokenize(slot.values[v] as string), tokens, true));
+}
+
+function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string): number[] {
+  const type = field.type;
+  if (type !== 'text' && type !== 'keyword') {
+    const view = slot.view(type);
+    const ords: number[] = [];
+    for (let g = 0; g < view.groupKey.length; g++) {
+      if (re.test(keyString(type, view.groupKey[g]))) view.pushOrds(g, ords);
+    }
+    return ords;
+  }
+  const found = new Set<number>();
+  const values = slot.values;
+  if (prefix !== '') {
+    const view = slot.view(type);
+    const [from, to] = prefixRange(view, prefix);
+    for (const v of groupsOrds(view, from, to)) if (re.test(values[v] as string)) found.add(v);
+  } else {
+    for (let v = 0; v < values.length; v++) {
+      const value = values[v];
+      if (typeof value === 'string' && re.test(value)) found.add(v);
+    }
+  }
+  if (type === 'text') {
+    // Text fields also match when any single token matches.
+    const ti = slot.tokens();
+    let candidates: Iterable<number>;
+    if (prefix !== '') {
+      const sorted = ti.sortedTokens();
+      const toks = ti.tokens;
+      let lo = 0;
+      let hi = sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (toks[sorted[mid]] < prefix) lo = mid + 1;
+        else hi = mid;
+      }
+      const range: number[] = [];
+      for (let p = lo; p < sorted.length && toks[sorted[p]].startsWith(prefix); p++) range.push(sorted[p]);
+      candidates = range;
+    } else {
+      candidates = ti.tokens.keys();
+    }
+    const tokOrds: number[] = [];
+    for (const t of candidates) if (re.test(ti.tokens[t])) tokOrds.push(t);
+    if (tokOrds.length > 0) for (const v of ti.values.union(tokOrds).toUint32Array()) found.add(v);
+  }
+  return [...found];
+}
+
+/** Units of `scope` matching `predicate` on the values at `path` read as `field.type`. */
+export function matchField(scope: Scope, path: string, field: FieldDef, predicate: Predicate): Bitmap {
+  if (predicate.op === 'exists') return scope.existing(path);
+  const slot = scope.slots.get(path);
+  if (!slot) return empty();
+  const type = field.type;
+  const textual = type === 'text' || type === 'keyword';
+  switch (predicate.op) {
+    case 'eq': {
+      if (textual) {
+        const want = String(predicate.value);
+        if (!predicate.caseSensitive) return slot.postings.union(slot.lowerOrds(want.toLowerCase()));
+        const ord = slot.dict.get(want);
+        return ord === undefined ? empty() : slot.postings.bitmap(ord);
+      }
+      const want = queryValue(type, predicate.value);
+      if (want === undefined) return empty();
+      const view = slot.view(type);
+      const g = view.findGroup(want);
+      if (g === undefined) return empty();
+      const ords: number[] = [];
+      view.pushOrds(g, ords);
+      return slot.postings.union(ords);
+    }
+    case 'range': {
+      const { lo, hi, loInclusive, hiInclusive } = predicate;
+      const l = lo === undefined ? undefined : rangeBound(type, lo);
+      const h = hi === undefined ? undefined : rangeBound(type, hi);
+      if (l === null || h === null) return empty();
+      if ((lo !== undefined && l === undefined) || (hi !== undefined && h === undefined)) return empty();
+      const view = slot.view(type);
+      const from = l === undefined ? 0 : view.bound(l, !loInclusive);
+      const to = h === undefined ? view.sortedGroups().length : view.bound(h, hiInclusive);
+      return from < to ? slot.postings.union(groupsOrds(view, from, to)) : empty();
+    }
+    case 'tokens': {
+      if (type !== 'text' || predicate.tokens.length === 0) return empty();
+      return slot.postings.union(tokenValueOrds(slot, predicate.tokens, predicate.phrase));
+    }
+    case 'wildcard': {
+      const re = wildcardRegExp(predicate.pattern, predicate.caseSensitive);
+      if (!re) return empty();
+      const prefix = predicate.caseSensitive && textual ? wildcardPrefix(predicate.pattern) : '';
+      return slot.postings.union(patternOrds(slot, field, re, prefix));
+    }
+    case 'regex': {
+      const re = userRegExp(predicate.source, predicate.caseSensitive);
+      if (!re) return empty();
+      return slot.postings.union(patternOrds(slot, field, re, ''));
+    }
+  }
+}
+
+/** True when `scope` holds anything at `path` (a cheap pre-check before matchField). */
+export function scopeHasPath(scope: Scope, path: string): boolean {
+  return scope.hasPath(path);
+}

@@ -1,0 +1,43 @@
+/** Append-only typed arrays that grow by doubling: compact columns without per-entry objects. */
+export class GrowableU32 {
+  data: Uint32Array;
+  length = 0;
+
+  constructor(capacity = 16) {
+    this.data = new Uint32Array(capacity);
+  }
+
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Uint32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+
+  /** Grows to at least `n` entries (zero-filled) so `data[i]` can be written for i < n. */
+  ensureLength(n: number): void {
+    if (n > this.data.length) {
+      let cap = this.data.length;
+      while (cap < n) cap *= 2;
+      const next = new Uint32Array(cap);
+      next.set(this.data);
+      this.data = next;
+    }
+    if (n > this.length) this.length = n;
+  }
+
+  /** First index i with data[i] >= v (the array must be sorted ascending). */
+  lowerBound(v: number): number {
+    let lo = 0;
+    let hi = this.length;
+    const d = this.data;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (d[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

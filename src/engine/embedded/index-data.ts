@@ -1,0 +1,143 @@
+/**
+ * Everything the embedded engine holds for one index: document ids, the document scope, one
+ * element scope per nested root (`services`), the combined full-text postings and the order
+ * index. Elements of a document get consecutive ids, in array order, when it is indexed, so a
+ * document's elements are a range and element → document is one array lookup.
+ */
+import type { FieldCatalogue, IndexName } from '../../model/field-def.ts';
+import type { Doc } from '../search-engine.ts';
+import { orderKeyFor } from '../order-key.ts';
+import { collectLeaves } from './collect-leaves.ts';
+import { FulltextIndex } from './fulltext-index.ts';
+import { GrowableU32 } from './growable.ts';
+import { OrderIndex } from './order-index.ts';
+import { Scope } from './scope.ts';
+import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+
+export class NestedPart {
+  readonly scope = new Scope();
+  /** element → document */
+  readonly elemDoc = new GrowableU32();
+  /** document → its first element id and element count */
+  readonly start = new GrowableU32();
+  readonly count = new GrowableU32();
+
+  /** Elements standing for a root that is present but not an array (see IndexData.upsert). */
+  private readonly pseudo = new RoaringBitmap32();
+  private realCache: { live: Bitmap; real: Bitmap } | undefined;
+
+  constructor(readonly root: string) {}
+
+  markPseudo(e: number): void {
+    this.pseudo.add(e);
+    this.realCache = undefined;
+  }
+
+  /** Live elements that are items of a nested array (what `nested` iterates): shared, do not mutate. */
+  realLive(): Bitmap {
+    const live = this.scope.live();
+    if (this.realCache?.live !== live) {
+      this.realCache = { live, real: this.pseudo.isEmpty ? live : RoaringBitmap32.andNot(live, this.pseudo) };
+    }
+    return this.realCache.real;
+  }
+
+  /** Documents having at least one of `elems`: a new bitmap. */
+  docsOf(elems: Bitmap): Bitmap {
+    const out: number[] = [];
+    const elemDoc = this.elemDoc.data;
+    let last = -1;
+    for (const e of elems.toUint32Array()) {
+      const d = elemDoc[e];
+      // Elements of one document are consecutive, so duplicates are adjacent.
+      if (d !== last) out.push((last = d));
+    }
+    return RoaringBitmap32.from(out);
+  }
+
+  /** Every element of `docs`: a new bitmap. */
+  elemsOf(docs: Bitmap): Bitmap {
+    const out: number[] = [];
+    const start = this.start.data;
+    const count = this.count.data;
+    const known = this.start.length;
+    for (const d of docs.toUint32Array()) {
+      if (d >= known) continue;
+      const s = start[d];
+      for (let e = s, end = s + count[d]; e < end; e++) out.push(e);
+    }
+    return RoaringBitmap32.from(out);
+  }
+}
+
+export class IndexData {
+  readonly ids: string[] = [];
+  readonly orderKeys: string[] = [];
+  readonly idToDoc = new Map<string, number>();
+  readonly docs = new Scope();
+  readonly nested = new Map<string, NestedPart>();
+  readonly fulltext: FulltextIndex;
+  readonly order: OrderIndex;
+
+  constructor(readonly index: IndexName, readonly catalogue: FieldCatalogue) {
+    for (const root of catalogue.nestedRoots) this.nested.set(root, new NestedPart(root));
+    this.fulltext = new FulltextIndex(catalogue);
+    this.order = new OrderIndex(this.orderKeys, this.ids);
+  }
+
+  upsert(id: string, doc: Doc): void {
+    const old = this.idToDoc.get(id);
+    if (old !== undefined) this.kill(old);
+    const d = this.docs.newUnit();
+    this.ids[d] = id;
+    this.orderKeys[d] = orderKeyFor(this.index, id);
+    this.idToDoc.set(id, d);
+    this.order.add(d);
+
+    const toks = new Set<string>();
+    const kws = new Set<string>();
+    const collected = collectLeaves(doc, (key) => this.nested.has(key));
+    this.docs.index(d, collected);
+    for (const [path, leaves] of collected.leaves) this.fulltext.gather(path, leaves, toks, kws);
+
+    for (const part of this.nested.values()) {
+      const value = doc[part.root];
+      // A root that is present but not an array still has values for `services.x` outside
+      // `nested` (values-of.ts reads through it), yet no elements for `nested` to iterate: it
+      // becomes one pseudo-element that only document-level field matches and sorting see.
+      const isArray = Array.isArray(value);
+      const elements: unknown[] = isArray ? value : value === undefined || value === null ? [] : [value];
+      part.start.ensureLength(d + 1);
+      part.count.ensureLength(d + 1);
+      part.start.data[d] = part.scope.idCount;
+      part.count.data[d] = elements.length;
+      for (const el of elements) {
+        const e = part.scope.newUnit();
+        part.elemDoc.push(d);
+        if (!isArray) part.markPseudo(e);
+        const c = collectLeaves(el);
+        part.scope.index(e, c);
+        for (const [rel, leaves] of c.leaves) {
+          this.fulltext.gather(rel === '' ? part.root : `${part.root}.${rel}`, leaves, toks, kws);
+        }
+      }
+    }
+    this.fulltext.commit(d, toks, kws);
+  }
+
+  remove(id: string): void {
+    const d = this.idToDoc.get(id);
+    if (d !== undefined) this.kill(d);
+  }
+
+  private kill(d: number): void {
+    this.docs.kill(d);
+    for (const part of this.nested.values()) {
+      if (d >= part.start.length) continue;
+      const s = part.start.data[d];
+      for (let e = s, end = s + part.count.data[d]; e < end; e++) part.scope.kill(e);
+    }
+    this.idToDoc.delete(this.ids[d]);
+    this.order.remove();
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Posting lists indexed by a dense ordinal (a dictionary term, a path, a token). Most terms of a
+ * real corpus occur in one or a few documents, so lists start as a plain number or a small
+ * array and become roaring bitmaps only when they grow; adds to a bitmap are buffered and
+ * applied in batches, because each native call costs far more than a JS array push.
+ *
+ * Ids must be added in ascending order per ordinal (the engines never reuse ids), which keeps
+ * the small arrays sorted and makes a repeated add of the same id a cheap check.
+ */
+import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+
+type Posting = number | number[] | Bitmap;
+
+const PROMOTE_AT = 48;
+const FLUSH_AT = 4096;
+
+export class PostingTable {
+  private readonly lists: (Posting | undefined)[] = [];
+  private readonly pending = new Map<number, number[]>();
+
+  add(ord: number, id: number): void {
+    const cur = this.lists[ord];
+    if (cur === undefined) {
+      this.lists[ord] = id;
+    } else if (typeof cur === 'number') {
+      if (cur !== id) this.lists[ord] = [cur, id];
+    } else if (Array.isArray(cur)) {
+      if (cur[cur.length - 1] === id) return;
+      cur.push(id);
+      if (cur.length > PROMOTE_AT) this.lists[ord] = RoaringBitmap32.from(cur);
+    } else {
+      let buf = this.pending.get(ord);
+      if (!buf) this.pending.set(ord, (buf = []));
+      else if (buf[buf.length - 1] === id) return;
+      buf.push(id);
+      if (buf.length >= FLUSH_AT) this.flushOne(ord, cur, buf);
+    }
+  }
+
+  private flushOne(ord: number, b: Bitmap, buf: number[]): void {
+    b.addMany(buf);
+    this.pending.delete(ord);
+  }
+
+  private settled(ord: number): Posting | undefined {
+    const cur = this.lists[ord];
+    if (cur !== undefined && typeof cur === 'object' && !Array.isArray(cur)) {
+      const buf = this.pending.get(ord);
+      if (buf) this.flushOne(ord, cur, buf);
+    }
+    return cur;
+  }
+
+  has(ord: number): boolean {
+    return this.lists[ord] !== undefined;
+  }
+
+  /** Appends the ids of `ord` to `ids`, or its bitmap to `bitmaps` (never to be mutated). */
+  collect(ord: number, ids: number[], bitmaps: Bitmap[]): void {
+    const p = this.settled(ord);
+    if (p === undefined) return;
+    if (typeof p === 'number') ids.push(p);
+    else if (Array.isArray(p)) for (const id of p) ids.push(id);
+    else bitmaps.push(p);
+  }
+
+  /** A new bitmap holding the ids of every given ordinal. */
+  union(ords: Iterable<number>): Bitmap {
+    const ids: number[] = [];
+    const bitmaps: Bitmap[] = [];
+    for (const ord of ords) this.collect(ord, ids, bitmaps);
+    return unionOf(ids, bitmaps);
+  }
+
+  /** A new bitmap of one ordinal's ids. */
+  bitmap(ord: number): Bitmap {
+    return this.union([ord]);
+  }
+
+  /** Number of ids of `ord` that are in `within` (given both as a bitmap and as a byte mask, for speed). */
+  countIn(ord: number, within: Bitmap, mask: Uint8Array): number {
+    const p = this.settled(ord);
+    if (p === undefined) return 0;
+    if (typeof p === 'number') return mask[p] ?? 0;
+    if (Array.isArray(p)) {
+      let n = 0;
+      for (const id of p) n += mask[id] ?? 0;
+      return n;
+    }
+    return p.andCardinality(within);
+  }
+}
+
+export function unionOf(ids: number[], bitmaps: Bitmap[]): Bitmap {
+  const out = RoaringBitmap32.from(ids);
+  if (bitmaps.length === 1) out.orInPlace(bitmaps[0]);
+  else if (bitmaps.length > 1) out.orInPlace(RoaringBitmap32.orMany(bitmaps));
+  return out;
+}
+
+/** A byte per id, 1 when the id is in `b`: membership tests without native calls. */
+export function maskOf(b: Bitmap, size: number): Uint8Array {
+  const mask = new Uint8Array(size);
+  for (const id of b.toUint32Array()) mask[id] = 1;
+  return mask;
+}

@@ -1,0 +1,87 @@
+/**
+ * Everything indexed for one document path within a scope (documents, or elements of a nested
+ * root): a dictionary of the raw leaves seen there, one posting list per distinct leaf, and a
+ * forward column listing each unit's distinct leaves in document order (for sorting by first
+ * value and for aggregating over many distinct values). Typed views, the token index and the
+ * lower-case index are derived from the dictionary on first use, so any field definition over
+ * this path — including pattern fields the catalogue resolves dynamically — can be answered.
+ */
+import type { FieldType } from '../../model/field-def.ts';
+import type { Leaf } from '../../model/values-of.ts';
+import { GrowableU32 } from './growable.ts';
+import { PostingTable } from './posting-table.ts';
+import { TokenIndex } from './token-index.ts';
+import { TypedView } from './typed-view.ts';
+
+export class Slot {
+  readonly dict = new Map<Leaf, number>();
+  readonly values: Leaf[] = [];
+  readonly postings = new PostingTable();
+  /** Forward column: parallel (unit, value ordinal) entries, units ascending. */
+  readonly fwdUnit = new GrowableU32();
+  readonly fwdOrd = new GrowableU32();
+  private tokenIndex: TokenIndex | undefined;
+  private lowerIndex: Map<string, number | number[]> | undefined;
+  private lowerUpTo = 0;
+  private readonly views = new Map<FieldType, TypedView>();
+
+  constructor(readonly path: string) {}
+
+  /** Records the leaves of one (new) unit; units must arrive in ascending id order. */
+  addUnit(unit: number, leaves: readonly Leaf[]): void {
+    for (let i = 0; i < leaves.length; i++) {
+      const leaf = leaves[i];
+      // Distinct per unit: documents count once per value.
+      let dup = false;
+      for (let j = 0; j < i; j++) if (leaves[j] === leaf) dup = true;
+      if (dup) continue;
+      let ord = this.dict.get(leaf);
+      if (ord === undefined) {
+        ord = this.values.length;
+        this.dict.set(leaf, ord);
+        this.values.push(leaf);
+      }
+      this.postings.add(ord, unit);
+      this.fwdUnit.push(unit);
+      this.fwdOrd.push(ord);
+    }
+  }
+
+  tokens(): TokenIndex {
+    if (!this.tokenIndex) this.tokenIndex = new TokenIndex();
+    this.tokenIndex.catchUp(this.values);
+    return this.tokenIndex;
+  }
+
+  /** Value ordinals whose string value lower-cases to `lower`. */
+  lowerOrds(lower: string): readonly number[] {
+    if (!this.lowerIndex) this.lowerIndex = new Map();
+    const idx = this.lowerIndex;
+    for (let v = this.lowerUpTo; v < this.values.length; v++) {
+      const value = this.values[v];
+      if (typeof value !== 'string') continue;
+      const key = value.toLowerCase();
+      const cur = idx.get(key);
+      idx.set(key, cur === undefined ? v : typeof cur === 'number' ? [cur, v] : (cur.push(v), cur));
+    }
+    this.lowerUpTo = this.values.length;
+    const found = idx.get(lower);
+    return found === undefined ? [] : typeof found === 'number' ? [found] : found;
+  }
+
+  view(type: FieldType): TypedView {
+    let v = this.views.get(type);
+    if (!v) this.views.set(type, (v = new TypedView(type)));
+    v.catchUp(this.values);
+    return v;
+  }
+
+  /** Index range [start, end) of `unit`'s entries in the forward column. */
+  entriesOf(unit: number): [number, number] {
+    const start = this.fwdUnit.lowerBound(unit);
+    let end = start;
+    const d = this.fwdUnit.data;
+    while (end < this.fwdUnit.length && d[end] === unit) end++;
+    return [start, end];
+  }
+}

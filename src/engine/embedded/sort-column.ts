@@ -1,0 +1,79 @@
+/**
+ * A sort field read for ranking: each document's first value (in document order, the first
+ * element's first value for nested fields) as its group's rank in the field's sorted typed view.
+ */
+import type { FieldCatalogue, FieldDef } from '../../model/field-def.ts';
+import { relativePath } from '../../model/values-of.ts';
+import { nestedRootOf } from '../reference/reference-engine.ts';
+import { positionValue } from '../reference/typed-value.ts';
+import type { IndexData, NestedPart } from './index-data.ts';
+import type { Slot } from './slot.ts';
+import type { TypedView } from './typed-view.ts';
+
+export class SortColumn {
+  private readonly slot: Slot | undefined;
+  private readonly view: TypedView | undefined;
+  private readonly part: NestedPart | undefined;
+  /** Number of distinct values: ranks are 0..groups-1. */
+  readonly groups: number;
+  private readonly rank: Int32Array;
+
+  constructor(data: IndexData, catalogue: FieldCatalogue, readonly field: FieldDef | undefined) {
+    if (field) {
+      const root = nestedRootOf(catalogue, field.docPath);
+      if (root === undefined) this.slot = data.docs.slots.get(field.docPath);
+      else {
+        this.part = data.nested.get(root);
+        this.slot = this.part?.scope.slots.get(field.docPath === root ? '' : relativePath(field.docPath, root));
+      }
+      this.view = this.slot?.view(field.type);
+    }
+    this.groups = this.view ? this.view.groupKey.length : 0;
+    this.rank = this.view ? this.view.groupRank() : new Int32Array(0);
+  }
+
+  private firstIn(unit: number): number {
+    const slot = this.slot!;
+    const [s, e] = slot.entriesOf(unit);
+    const ords = slot.fwdOrd.data;
+    const ordGroup = this.view!.ordGroup;
+    for (let i = s; i < e; i++) {
+      const g = ordGroup[ords[i]];
+      if (g >= 0) return g;
+    }
+    return -1;
+  }
+
+  /** Group of the document's first value, -1 when it has none. */
+  groupOf(doc: number): number {
+    if (!this.slot) return -1;
+    if (!this.part) return this.firstIn(doc);
+    if (doc >= this.part.start.length) return -1;
+    const s = this.part.start.data[doc];
+    for (let e = s, end = s + this.part.count.data[doc]; e < end; e++) {
+      const g = this.firstIn(e);
+      if (g >= 0) return g;
+    }
+    return -1;
+  }
+
+  /** Rank of a group (missing: `groups`, after every value). */
+  rankOf(g: number): number {
+    return g < 0 ? this.groups : this.rank[g];
+  }
+
+  /** Where a cursor value falls among the ranks: an exact rank, or halfway between two. */
+  cursorRank(v: string | number | null): number {
+    if (v === null || !this.view) return this.groups;
+    const p = this.view.bound(v, false);
+    if (p < this.groups) {
+      const k = positionValue(this.view.groupKey[this.view.sortedGroups()[p]]);
+      if (k === v) return p;
+    }
+    return p - 0.5;
+  }
+
+  positionOf(g: number): string | number | null {
+    return g < 0 ? null : positionValue(this.view!.groupKey[g]);
+  }
+}

@@ -1,0 +1,56 @@
+/** Shared helpers for engine tests: engine factories and query builders over the fixture catalogues. */
+import type { FieldCatalogue } from '../../src/model/field-def.ts';
+import type { Predicate, ResolvedQuery } from '../../src/query/resolved.ts';
+import { tokenize } from '../../src/model/tokenize.ts';
+import { EmbeddedEngine, ReferenceEngine, type SearchEngine } from '../../src/engine/index.ts';
+import { fixtureCatalogues, fixtureHosts } from './fixture-catalogue.ts';
+
+export const engineFactories: readonly { readonly name: string; readonly make: () => SearchEngine }[] = [
+  { name: 'reference', make: () => new ReferenceEngine(fixtureCatalogues) },
+  { name: 'embedded', make: () => new EmbeddedEngine(fixtureCatalogues) },
+  { name: 'embedded/postings', make: () => new EmbeddedEngine(fixtureCatalogues, { aggregateStrategy: 'postings' }) },
+  { name: 'embedded/columns', make: () => new EmbeddedEngine(fixtureCatalogues, { aggregateStrategy: 'columns' }) },
+];
+
+export function field(path: string, predicate: Predicate, catalogue: FieldCatalogue = fixtureHosts): ResolvedQuery {
+  const def = catalogue.get(path);
+  if (!def) throw new Error(`fixture catalogue has no field ${path}`);
+  return { kind: 'field', field: def, predicate };
+}
+
+export const exists: Predicate = { op: 'exists' };
+
+export function eq(value: string | number | boolean, caseSensitive = false): Predicate {
+  return { op: 'eq', value, caseSensitive };
+}
+
+export function range(lo: number | string | undefined, hi: number | string | undefined, loInclusive = true, hiInclusive = true): Predicate {
+  return { op: 'range', ...(lo === undefined ? {} : { lo }), ...(hi === undefined ? {} : { hi }), loInclusive, hiInclusive };
+}
+
+export function and(...children: ResolvedQuery[]): ResolvedQuery {
+  return { kind: 'and', children };
+}
+
+export function or(...children: ResolvedQuery[]): ResolvedQuery {
+  return { kind: 'or', children };
+}
+
+export function not(child: ResolvedQuery): ResolvedQuery {
+  return { kind: 'not', child };
+}
+
+export function nested(child: ResolvedQuery): ResolvedQuery {
+  return { kind: 'nested', root: 'services', child };
+}
+
+export function fulltext(text: string, ipRange?: { lo: string; hi: string }, phrase = false): ResolvedQuery {
+  return { kind: 'fulltext', text, tokens: tokenize(text), phrase, ...(ipRange ? { ipRange } : {}) };
+}
+
+export const all: ResolvedQuery = { kind: 'all' };
+
+/** Ids of every hit, walking pages of `limit` forward. */
+export function allIds(engine: SearchEngine, index: 'hosts' | 'certificates', query: ResolvedQuery): string[] {
+  return engine.search(index, { query, limit: 1000 }).hits.map((h) => h.id);
+}
