@@ -73,6 +73,10 @@ const TYPE_NAMES: Record<FieldDef['type'], string> = {
 const INT = /^[+-]?\d+$/;
 const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+function withArticle(word: string): string {
+  return (/^[aeiouAEIOU]/.test(word) ? 'an ' : 'a ') + word;
+}
+
 function shown(text: string): string {
   return text.length > 40 ? text.slice(0, 40) + '…' : text;
 }
@@ -281,7 +285,7 @@ class Resolver {
     const caseSensitive = op === '=';
     if (v.kind === 'regex') {
       if (def.type !== 'text' && def.type !== 'keyword') {
-        throw fail(`Regular expressions only work on text and keyword fields; '${def.path}' is a ${TYPE_NAMES[def.type]} field`, v.span);
+        throw fail(`Regular expressions only work on text and keyword fields; '${def.path}' is ${withArticle(TYPE_NAMES[def.type])} field`, v.span);
       }
       return this.field(def, this.regex(v.source, caseSensitive, v.span), v.span);
     }
