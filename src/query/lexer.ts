@@ -179,7 +179,8 @@ function scanWord(src: string, start: number, mode: LexMode): Token {
     i++;
   }
   if (mode === 'term') {
-    if (firstColon > start) {
+    // `http://host` reads as a URL, not as field `http`.
+    if (firstColon > start && src.slice(firstColon + 1, firstColon + 3) !== '//') {
       const prefix = src.slice(start, firstColon);
       if (FIELD_NAME.test(prefix) && !isIpOrCidr(text)) {
         const span = { start, end: firstColon };

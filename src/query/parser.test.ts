@@ -137,6 +137,8 @@ test('values keep :, / and = after a field; IPv6 stays whole as a bare term', ()
   assert.equal(p('a: b=c'), '(: a w:b=c)');
   assert.equal(p('a:b:c'), '(: a w:b:c)');
   assert.equal(p('10:30'), 'w:10:30');
+  assert.equal(p('https://example.com/a'), 'w:https://example.com/a');
+  assert.equal(p('location: https://x'), '(: location w:https://x)');
   assert.equal(p('services.port:22)'.slice(0, -1)), '(: services.port w:22)');
   assert.equal(p('(services.port:22)'), '(: services.port w:22)');
   assert.equal(p('(ip: ::1)'), '(: ip w:::1)');
