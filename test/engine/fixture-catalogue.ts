@@ -38,6 +38,7 @@ const hostSpecs: FieldSpec[] = [
     type: 'keyword',
     docPath: 'services.http.response.headers.Server',
   },
+  { path: 'services.http.response.headers.x.dotted', type: 'keyword', docPath: 'services.http.response.headers.X.Dotted' },
 ];
 
 const certificateSpecs: FieldSpec[] = [

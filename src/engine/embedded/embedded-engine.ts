@@ -17,11 +17,13 @@ import type { EngineCatalogues } from '../reference/reference-engine.ts';
 import { aggregateField, type AggregateStrategy } from './aggregate.ts';
 import { Evaluator } from './evaluate.ts';
 import { IndexData } from './index-data.ts';
-import { searchPage } from './search-page.ts';
+import { searchPage, type PageStrategy } from './search-page.ts';
 
 export interface EmbeddedEngineOptions {
   /** Force one aggregation strategy (tests exercise both); default picks by cardinality. */
   readonly aggregateStrategy?: AggregateStrategy;
+  /** Force one way of finding unsorted pages (tests exercise both); default picks by density. */
+  readonly pageStrategy?: PageStrategy;
 }
 
 export class EmbeddedEngine implements SearchEngine {
@@ -50,7 +52,7 @@ export class EmbeddedEngine implements SearchEngine {
   search(index: IndexName, request: SearchRequest): SearchResult {
     const data = this.data[index];
     const match = new Evaluator(data).docs(request.query);
-    return searchPage(data, this.catalogues[index], match, request);
+    return searchPage(data, this.catalogues[index], match, request, this.options.pageStrategy ?? 'auto');
   }
 
   aggregate(index: IndexName, request: AggregateRequest): AggregateResult {

@@ -1,2 +1,3 @@
 export { EmbeddedEngine, type EmbeddedEngineOptions } from './embedded-engine.ts';
 export type { AggregateStrategy } from './aggregate.ts';
+export type { PageStrategy } from './search-page.ts';

@@ -17,7 +17,16 @@ function hitOf(data: IndexData, doc: number, values: (string | number | null)[])
   return { id: data.ids[doc], position: { values, orderKey: data.orderKeys[doc] } };
 }
 
-function unsortedPage(data: IndexData, match: Bitmap, request: SearchRequest): SearchResult {
+/** How unsorted pages find their hits: walking the order index, ranking every match, or by density. */
+export type PageStrategy = 'auto' | 'walk' | 'rank';
+
+function walkBudget(strategy: PageStrategy, total: number, size: number, limit: number): number {
+  if (strategy === 'walk') return Infinity;
+  if (strategy === 'rank') return 0;
+  return total * WALK_BUDGET >= size ? WALK_BUDGET * (limit + 1) + 1024 : 0;
+}
+
+function unsortedPage(data: IndexData, match: Bitmap, request: SearchRequest, strategy: PageStrategy): SearchResult {
   const { ordered, rank } = data.order;
   const total = match.size;
   const limit = Math.max(0, request.limit);
@@ -27,7 +36,7 @@ function unsortedPage(data: IndexData, match: Bitmap, request: SearchRequest): S
   if (!request.backwards) {
     const from = after ? data.order.bound(after.orderKey, true) : 0;
     // Dense matches: walk the order and test membership; sparse ones: rank every match.
-    let budget = total * WALK_BUDGET >= ordered.length ? WALK_BUDGET * (limit + 1) + 1024 : 0;
+    let budget = walkBudget(strategy, total, ordered.length, limit);
     let p = from;
     for (; p < ordered.length && budget > 0 && picked.length <= limit; p++, budget--) {
       if (match.has(ordered[p])) picked.push(ordered[p]);
@@ -41,7 +50,7 @@ function unsortedPage(data: IndexData, match: Bitmap, request: SearchRequest): S
     if (more) picked.length = limit;
   } else {
     const to = after ? data.order.bound(after.orderKey, false) : ordered.length;
-    let budget = total * WALK_BUDGET >= ordered.length ? WALK_BUDGET * (limit + 1) + 1024 : 0;
+    let budget = walkBudget(strategy, total, ordered.length, limit);
     let p = to - 1;
     for (; p >= 0 && budget > 0 && picked.length <= limit; p--, budget--) {
       if (match.has(ordered[p])) picked.push(ordered[p]);
@@ -112,9 +121,15 @@ function sortedPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, r
   return { total: docs.length, hits, more: chosen.length > limit };
 }
 
-export function searchPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, request: SearchRequest): SearchResult {
+export function searchPage(
+  data: IndexData,
+  catalogue: FieldCatalogue,
+  match: Bitmap,
+  request: SearchRequest,
+  strategy: PageStrategy = 'auto',
+): SearchResult {
   data.order.ensure(data.docs);
   return request.sort && request.sort.length > 0
     ? sortedPage(data, catalogue, match, request)
-    : unsortedPage(data, match, request);
+    : unsortedPage(data, match, request, strategy);
 }
