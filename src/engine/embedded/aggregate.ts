@@ -102,15 +102,28 @@ export function aggregateField(
   const groups = view.groupKey.length;
   const usePostings = strategy === 'postings' || (strategy === 'auto' && groups * 4 < units.size);
   const { perGroup, total } = usePostings ? byPostings(slot, view, units, unitCount) : byColumns(slot, view, units);
-  const all: Bucket[] = [];
+  // Keep only the best numBuckets while scanning: key strings are made only for groups whose
+  // count can still enter, and nothing is sorted beyond the kept buckets.
+  const k = Math.max(0, numBuckets);
+  const buckets: Bucket[] = [];
   let counted = 0;
   for (let g = 0; g < groups; g++) {
-    if (perGroup[g] === 0) continue;
-    counted += perGroup[g];
-    all.push({ key: keyString(field.type, view.groupKey[g]), count: perGroup[g] });
+    const count = perGroup[g];
+    if (count === 0) continue;
+    counted += count;
+    if (k === 0 || (buckets.length === k && count < buckets[k - 1].count)) continue;
+    const b = { key: keyString(field.type, view.groupKey[g]), count };
+    if (buckets.length === k && compareBuckets(b, buckets[k - 1]) >= 0) continue;
+    let lo = 0;
+    let hi = buckets.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareBuckets(buckets[mid], b) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    buckets.splice(lo, 0, b);
+    if (buckets.length > k) buckets.pop();
   }
-  all.sort(compareBuckets);
-  const buckets = all.slice(0, Math.max(0, numBuckets));
   const shown = buckets.reduce((s, b) => s + b.count, 0);
   return { total, totalOmitted: counted - shown, buckets };
 }

@@ -6,9 +6,8 @@
  */
 import type { FieldDef } from '../../model/field-def.ts';
 import type { Predicate } from '../../query/resolved.ts';
-import { tokenize } from '../../model/tokenize.ts';
 import { keyString, queryValue, rangeBound } from '../reference/typed-value.ts';
-import { tokensMatch, userRegExp, wildcardPrefix, wildcardRegExp } from '../reference/matchers.ts';
+import { userRegExp, wildcardPrefix, wildcardRegExp } from '../reference/matchers.ts';
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import type { Scope } from './scope.ts';
 import type { Slot } from './slot.ts';
@@ -48,7 +47,8 @@ function tokenValueOrds(slot: Slot, tokens: readonly string[], phrase: boolean):
   }
   const ords = Array.from(acc!.toUint32Array());
   if (!phrase || tokens.length < 2) return ords;
-  return ords.filter((v) => tokensMatch(tokenize(slot.values[v] as string), tokens, true));
+  const wanted = tokens.map((t) => ti.ordOf.get(t)!);
+  return ords.filter((v) => ti.hasSequence(v, wanted));
 }
 
 function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string): number[] {
@@ -151,9 +151,4 @@ export function matchField(scope: Scope, path: string, field: FieldDef, predicat
       return slot.postings.union(patternOrds(slot, field, re, ''));
     }
   }
-}
-
-/** True when `scope` holds anything at `path` (a cheap pre-check before matchField). */
-export function scopeHasPath(scope: Scope, path: string): boolean {
-  return scope.hasPath(path);
 }

@@ -7,7 +7,6 @@
 import type { FieldCatalogue, IndexName } from '../../model/field-def.ts';
 import type { Doc } from '../search-engine.ts';
 import { orderKeyFor } from '../order-key.ts';
-import { collectLeaves } from './collect-leaves.ts';
 import { FulltextIndex } from './fulltext-index.ts';
 import { GrowableU32 } from './growable.ts';
 import { OrderIndex } from './order-index.ts';
@@ -15,7 +14,7 @@ import { Scope } from './scope.ts';
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 
 export class NestedPart {
-  readonly scope = new Scope();
+  readonly scope: Scope;
   /** element → document */
   readonly elemDoc = new GrowableU32();
   /** document → its first element id and element count */
@@ -26,7 +25,9 @@ export class NestedPart {
   private readonly pseudo = new RoaringBitmap32();
   private realCache: { live: Bitmap; real: Bitmap } | undefined;
 
-  constructor(readonly root: string) {}
+  constructor(readonly root: string, fulltext: FulltextIndex) {
+    this.scope = new Scope(root, fulltext);
+  }
 
   markPseudo(e: number): void {
     this.pseudo.add(e);
@@ -74,14 +75,17 @@ export class IndexData {
   readonly ids: string[] = [];
   readonly orderKeys: string[] = [];
   readonly idToDoc = new Map<string, number>();
-  readonly docs = new Scope();
+  readonly docs: Scope;
   readonly nested = new Map<string, NestedPart>();
   readonly fulltext: FulltextIndex;
   readonly order: OrderIndex;
+  private readonly roots: ReadonlySet<string>;
 
   constructor(readonly index: IndexName, readonly catalogue: FieldCatalogue) {
-    for (const root of catalogue.nestedRoots) this.nested.set(root, new NestedPart(root));
     this.fulltext = new FulltextIndex(catalogue);
+    this.docs = new Scope('', this.fulltext);
+    for (const root of catalogue.nestedRoots) this.nested.set(root, new NestedPart(root, this.fulltext));
+    this.roots = new Set(catalogue.nestedRoots);
     this.order = new OrderIndex(this.orderKeys, this.ids);
   }
 
@@ -94,11 +98,7 @@ export class IndexData {
     this.idToDoc.set(id, d);
     this.order.add(d);
 
-    const toks = new Set<string>();
-    const kws = new Set<string>();
-    const collected = collectLeaves(doc, (key) => this.nested.has(key));
-    this.docs.index(d, collected);
-    for (const [path, leaves] of collected.leaves) this.fulltext.gather(path, leaves, toks, kws);
+    this.docs.index(d, doc, d, this.roots);
 
     for (const part of this.nested.values()) {
       const value = doc[part.root];
@@ -115,14 +115,9 @@ export class IndexData {
         const e = part.scope.newUnit();
         part.elemDoc.push(d);
         if (!isArray) part.markPseudo(e);
-        const c = collectLeaves(el);
-        part.scope.index(e, c);
-        for (const [rel, leaves] of c.leaves) {
-          this.fulltext.gather(rel === '' ? part.root : `${part.root}.${rel}`, leaves, toks, kws);
-        }
+        part.scope.index(e, el, d);
       }
     }
-    this.fulltext.commit(d, toks, kws);
   }
 
   remove(id: string): void {

@@ -9,14 +9,27 @@
  */
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 
-type Posting = number | number[] | Bitmap;
+/** A list grown past PROMOTE_AT: a bitmap plus a buffer of ids not yet added to it. */
+class BigPosting {
+  buf: number[] = [];
+  constructor(readonly bitmap: Bitmap) {}
+
+  settle(): Bitmap {
+    if (this.buf.length > 0) {
+      this.bitmap.addMany(this.buf);
+      this.buf = [];
+    }
+    return this.bitmap;
+  }
+}
+
+type Posting = number | number[] | BigPosting;
 
 const PROMOTE_AT = 48;
 const FLUSH_AT = 4096;
 
 export class PostingTable {
   private readonly lists: (Posting | undefined)[] = [];
-  private readonly pending = new Map<number, number[]>();
 
   add(ord: number, id: number): void {
     const cur = this.lists[ord];
@@ -27,28 +40,13 @@ export class PostingTable {
     } else if (Array.isArray(cur)) {
       if (cur[cur.length - 1] === id) return;
       cur.push(id);
-      if (cur.length > PROMOTE_AT) this.lists[ord] = RoaringBitmap32.from(cur);
+      if (cur.length > PROMOTE_AT) this.lists[ord] = new BigPosting(RoaringBitmap32.from(cur));
     } else {
-      let buf = this.pending.get(ord);
-      if (!buf) this.pending.set(ord, (buf = []));
-      else if (buf[buf.length - 1] === id) return;
+      const buf = cur.buf;
+      if (buf[buf.length - 1] === id) return;
       buf.push(id);
-      if (buf.length >= FLUSH_AT) this.flushOne(ord, cur, buf);
+      if (buf.length >= FLUSH_AT) cur.settle();
     }
-  }
-
-  private flushOne(ord: number, b: Bitmap, buf: number[]): void {
-    b.addMany(buf);
-    this.pending.delete(ord);
-  }
-
-  private settled(ord: number): Posting | undefined {
-    const cur = this.lists[ord];
-    if (cur !== undefined && typeof cur === 'object' && !Array.isArray(cur)) {
-      const buf = this.pending.get(ord);
-      if (buf) this.flushOne(ord, cur, buf);
-    }
-    return cur;
   }
 
   has(ord: number): boolean {
@@ -57,11 +55,11 @@ export class PostingTable {
 
   /** Appends the ids of `ord` to `ids`, or its bitmap to `bitmaps` (never to be mutated). */
   collect(ord: number, ids: number[], bitmaps: Bitmap[]): void {
-    const p = this.settled(ord);
+    const p = this.lists[ord];
     if (p === undefined) return;
     if (typeof p === 'number') ids.push(p);
     else if (Array.isArray(p)) for (const id of p) ids.push(id);
-    else bitmaps.push(p);
+    else bitmaps.push(p.settle());
   }
 
   /** A new bitmap holding the ids of every given ordinal. */
@@ -79,7 +77,7 @@ export class PostingTable {
 
   /** Number of ids of `ord` that are in `within` (given both as a bitmap and as a byte mask, for speed). */
   countIn(ord: number, within: Bitmap, mask: Uint8Array): number {
-    const p = this.settled(ord);
+    const p = this.lists[ord];
     if (p === undefined) return 0;
     if (typeof p === 'number') return mask[p] ?? 0;
     if (Array.isArray(p)) {
@@ -87,7 +85,7 @@ export class PostingTable {
       for (const id of p) n += mask[id] ?? 0;
       return n;
     }
-    return p.andCardinality(within);
+    return p.settle().andCardinality(within);
   }
 }
 

@@ -3,21 +3,44 @@
  * one nested root — and the slots and existence postings over their paths. Ids are never
  * reused: a removed or replaced unit is a tombstone (its byte in `alive` cleared) and its old
  * postings are filtered out by the live bitmap, which keeps every posting list append-only.
+ *
+ * Indexing walks a unit once: leaves are gathered per addressable path (what
+ * model/values-of.ts can reach: a key containing a dot cannot be named by a dotted path, so
+ * leaves below one only count for the existence of its parents), and every path holding a
+ * leaf, with its prefixes, is marked present for `exists`.
  */
+import type { Leaf } from '../../model/values-of.ts';
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
-import type { CollectedLeaves } from './collect-leaves.ts';
+import { PathNode } from './path-node.ts';
 import { PostingTable } from './posting-table.ts';
 import { Slot } from './slot.ts';
 
+/** Receives the values of slots that feed the combined full-text postings. */
+export interface FulltextSink {
+  /** Whether values at this full document path are tokens (text) and/or whole keywords. */
+  flagsFor(fullPath: string): { readonly text: boolean; readonly keyword: boolean };
+  addValue(slot: Slot, ord: number, doc: number): void;
+}
+
 export class Scope {
   readonly slots = new Map<string, Slot>();
-  private readonly existsOrd = new Map<string, number>();
+  private readonly nodes = new Map<string, PathNode>();
+  private readonly root: PathNode;
   private readonly exists = new PostingTable();
   alive = new Uint8Array(1024);
   /** Ids handed out so far (the next id). */
   idCount = 0;
   liveCount = 0;
   private liveCache: Bitmap | undefined;
+  private epoch = 0;
+  private readonly touched: PathNode[] = [];
+  private readonly present: PathNode[] = [];
+
+  /** `prefix` is the nested root for element scopes ('' for documents): full paths are `prefix.path`. */
+  constructor(private readonly prefix: string, private readonly fulltext: FulltextSink) {
+    this.root = new PathNode(undefined, '', 0);
+    this.nodes.set('', this.root);
+  }
 
   newUnit(): number {
     const id = this.idCount++;
@@ -39,30 +62,79 @@ export class Scope {
     this.liveCache = undefined;
   }
 
-  /** Indexes a new unit's leaves and existence paths. */
-  index(unit: number, collected: CollectedLeaves): void {
-    for (const [path, leaves] of collected.leaves) this.slot(path).addUnit(unit, leaves);
-    for (const path of collected.present) {
-      let ord = this.existsOrd.get(path);
-      if (ord === undefined) this.existsOrd.set(path, (ord = this.existsOrd.size));
-      this.exists.add(ord, unit);
+  /** Indexes a new unit; `doc` is its document (itself for document scopes), `skipTop` top-level keys left out. */
+  index(unit: number, value: unknown, doc: number, skipTop?: ReadonlySet<string>): void {
+    this.epoch++;
+    this.walk(value, this.root, this.root, skipTop);
+    for (const node of this.touched) {
+      const slot = (node.slot ??= this.newSlot(node.path));
+      const from = slot.fwdOrd.length;
+      slot.addUnit(unit, node.leaves);
+      node.leaves.length = 0;
+      if (slot.ftText || slot.ftKeyword) {
+        const ords = slot.fwdOrd.data;
+        for (let i = from; i < slot.fwdOrd.length; i++) this.fulltext.addValue(slot, ords[i], doc);
+      }
+    }
+    for (const node of this.present) this.exists.add(node.existsOrd, unit);
+    this.touched.length = 0;
+    this.present.length = 0;
+  }
+
+  private walk(value: unknown, node: PathNode | null, anchor: PathNode, skipTop?: ReadonlySet<string>): void {
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      for (const item of value) this.walk(item, node, anchor);
+      return;
+    }
+    if (typeof value === 'object') {
+      const obj = value as Record<string, unknown>;
+      for (const key in obj) {
+        if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
+        if (skipTop?.has(key)) continue;
+        const addressable = node !== null && !key.includes('.') && !(node === this.root && key === '');
+        const child = addressable ? this.child(node, key) : null;
+        this.walk(obj[key], child, child ?? anchor);
+      }
+      return;
+    }
+    if (node !== null && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) {
+      if (node.leafEpoch !== this.epoch) {
+        node.leafEpoch = this.epoch;
+        this.touched.push(node);
+      }
+      node.leaves.push(value as Leaf);
+    }
+    // Any non-null value counts for existence, like model/values-of.ts.
+    for (let n: PathNode | undefined = anchor; n !== undefined && n.presentEpoch !== this.epoch; n = n.parent) {
+      n.presentEpoch = this.epoch;
+      this.present.push(n);
     }
   }
 
-  private slot(path: string): Slot {
-    let s = this.slots.get(path);
-    if (!s) this.slots.set(path, (s = new Slot(path)));
-    return s;
+  private child(node: PathNode, key: string): PathNode {
+    let c = node.children.get(key);
+    if (!c) {
+      const path = node.path === '' ? key : `${node.path}.${key}`;
+      c = new PathNode(node, path, this.nodes.size);
+      node.children.set(key, c);
+      this.nodes.set(path, c);
+    }
+    return c;
   }
 
-  /** Units (live or not) with a leaf at or under `path`: a new bitmap. */
+  private newSlot(path: string): Slot {
+    const full = this.prefix === '' ? path : path === '' ? this.prefix : `${this.prefix}.${path}`;
+    const flags = this.fulltext.flagsFor(full);
+    const slot = new Slot(path, flags.text, flags.keyword);
+    this.slots.set(path, slot);
+    return slot;
+  }
+
+  /** Units (live or not) with a value at or under `path`: a new bitmap. */
   existing(path: string): Bitmap {
-    const ord = this.existsOrd.get(path);
-    return ord === undefined ? new RoaringBitmap32() : this.exists.bitmap(ord);
-  }
-
-  hasPath(path: string): boolean {
-    return this.existsOrd.has(path);
+    const node = this.nodes.get(path);
+    return node === undefined ? new RoaringBitmap32() : this.exists.bitmap(node.existsOrd);
   }
 
   /** The live units; shared, do not mutate (clone first). */

@@ -25,7 +25,18 @@ export class Slot {
   private lowerUpTo = 0;
   private readonly views = new Map<FieldType, TypedView>();
 
-  constructor(readonly path: string) {}
+  /** Full-text caches (filled by FulltextIndex): per value, its global token ids and keyword id. */
+  readonly ftSeqStart = new GrowableU32();
+  readonly ftSeq = new GrowableU32();
+  /** keyword term id + 1 per value, 0 when the value is not a string */
+  readonly ftKw = new GrowableU32();
+
+  constructor(
+    readonly path: string,
+    /** Values here feed the combined full-text postings as tokens / as whole lower-cased keywords. */
+    readonly ftText = false,
+    readonly ftKeyword = false,
+  ) {}
 
   /** Records the leaves of one (new) unit; units must arrive in ascending id order. */
   addUnit(unit: number, leaves: readonly Leaf[]): void {

@@ -6,6 +6,7 @@
  */
 import { tokenize } from '../../model/tokenize.ts';
 import type { Leaf } from '../../model/values-of.ts';
+import { GrowableU32 } from './growable.ts';
 import { PostingTable } from './posting-table.ts';
 
 export class TokenIndex {
@@ -13,14 +14,21 @@ export class TokenIndex {
   readonly tokens: string[] = [];
   /** token ordinal → value ordinals */
   readonly values = new PostingTable();
+  /** Each value's token ordinals in order (concatenated; value v spans seqStart[v]..seqStart[v+1]). */
+  readonly seqStart = new GrowableU32();
+  readonly seq = new GrowableU32();
   private builtUpTo = 0;
   private sorted: number[] | undefined;
 
   catchUp(values: readonly Leaf[]): void {
     if (this.builtUpTo === values.length) return;
+    if (this.seqStart.length === 0) this.seqStart.push(0);
     for (let v = this.builtUpTo; v < values.length; v++) {
       const value = values[v];
-      if (typeof value !== 'string') continue;
+      if (typeof value !== 'string') {
+        this.seqStart.push(this.seq.length);
+        continue;
+      }
       for (const tok of tokenize(value)) {
         let t = this.ordOf.get(tok);
         if (t === undefined) {
@@ -30,9 +38,23 @@ export class TokenIndex {
           this.sorted = undefined;
         }
         this.values.add(t, v);
+        this.seq.push(t);
       }
+      this.seqStart.push(this.seq.length);
     }
     this.builtUpTo = values.length;
+  }
+
+  /** True when value `v`'s tokens hold `wanted` (token ordinals) consecutively, in order. */
+  hasSequence(v: number, wanted: readonly number[]): boolean {
+    const seq = this.seq.data;
+    const end = this.seqStart.data[v + 1];
+    const last = end - wanted.length;
+    outer: for (let i = this.seqStart.data[v]; i <= last; i++) {
+      for (let j = 0; j < wanted.length; j++) if (seq[i + j] !== wanted[j]) continue outer;
+      return true;
+    }
+    return false;
   }
 
   /** Token ordinals in token order (for prefix scans). */

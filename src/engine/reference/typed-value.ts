@@ -12,6 +12,21 @@ import { ipFromKey, ipKey } from '../../lib/ip.ts';
 export type Typed = string | number | boolean;
 
 const IP_KEY = /^[0-9a-f]{32}$/;
+const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const PLAIN_V4 = new RegExp(`^${OCTET}\\.${OCTET}\\.${OCTET}\\.${OCTET}$`);
+
+/**
+ * lib/ip.ts `ipKey`, with a fast path for plain dotted quads (no leading zeros, no spaces),
+ * which are most stored addresses: parsing them through ipaddr.js dominates building an
+ * index's address view otherwise.
+ */
+export function fastIpKey(text: string): string | undefined {
+  const m = PLAIN_V4.exec(text);
+  if (!m) return ipKey(text);
+  let key = '00000000000000000000ffff';
+  for (let i = 1; i <= 4; i++) key += Number(m[i]).toString(16).padStart(2, '0');
+  return key;
+}
 
 export function typedValue(type: FieldType, leaf: Leaf): Typed | undefined {
   switch (type) {
@@ -24,7 +39,7 @@ export function typedValue(type: FieldType, leaf: Leaf): Typed | undefined {
     case 'bool':
       return typeof leaf === 'boolean' ? leaf : undefined;
     case 'ip':
-      return typeof leaf === 'string' ? ipKey(leaf) : undefined;
+      return typeof leaf === 'string' ? fastIpKey(leaf) : undefined;
     case 'date': {
       if (typeof leaf !== 'string') return undefined;
       const ms = Date.parse(leaf);
@@ -77,10 +92,19 @@ export function rangeBound(type: FieldType, b: string | number): number | string
   return typeof t === 'boolean' ? undefined : t;
 }
 
+const V4_MAPPED = '00000000000000000000ffff';
+
+/** lib/ip.ts `ipFromKey`, with a fast path for IPv4 (mapped) keys. */
+export function fastIpText(key: string): string {
+  if (key.length !== 32 || !key.startsWith(V4_MAPPED)) return ipFromKey(key);
+  const n = parseInt(key.slice(24), 16);
+  return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+}
+
 /** The aggregation key: ints/floats in JS decimal form, dates RFC 3339 (UTC, ms), ips in text form. */
 export function keyString(type: FieldType, t: Typed): string {
   if (type === 'date') return new Date(t as number).toISOString();
-  if (type === 'ip') return ipFromKey(t as string);
+  if (type === 'ip') return fastIpText(t as string);
   return String(t);
 }
 
