@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-import censys
+from censys.common.version import __version__ as CENSYS_VERSION
 from censys.common.exceptions import (
     CensysNotFoundException,
     CensysRateLimitExceededException,
@@ -21,7 +21,7 @@ from censys.search import CensysCertificates, CensysCerts, CensysHosts
 URL = os.environ["PERISCOPE_URL"]
 ID = os.environ["PERISCOPE_API_ID"]
 SECRET = os.environ["PERISCOPE_API_SECRET"]
-out = {"client_version": censys.__version__}
+out = {"client_version": CENSYS_VERSION}
 
 
 def expect(exc_type, fn):

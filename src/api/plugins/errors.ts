@@ -54,12 +54,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
   );
 }
 
-/** JSON bodies, where an empty body (clients send one on some POST/PUT) means "no body". */
+/** JSON bodies, where an empty body means an empty object. */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
+    // Clients send Content-Type: application/json with no body (contract §1.3): that is {}.
+    if (text.trim() === '') return done(null, {});
     try {
       done(null, JSON.parse(text));
     } catch (e) {
