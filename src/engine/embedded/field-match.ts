@@ -48,7 +48,7 @@ function tokenValueOrds(slot: Slot, tokens: readonly string[], phrase: boolean):
   const ords = Array.from(acc!.toUint32Array());
   if (!phrase || tokens.length < 2) return ords;
   const wanted = tokens.map((t) => ti.ordOf.get(t)!);
-  return ords.filter((v) => ti.hasSequence(v, wanted));
+  return ords.filter((v) => ti.hasSequence(slot.values, v, wanted));
 }
 
 function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string): number[] {

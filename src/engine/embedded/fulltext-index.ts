@@ -1,8 +1,7 @@
 /**
  * The combined full-text postings of an index: every token of every fullText text field, and
  * every lower-cased value of every fullText keyword field, each mapped to documents. A bare
- * one-token term is then one lookup in each map instead of one per field. Each distinct value
- * is tokenised once (its token ids are cached on its slot), however many documents repeat it.
+ * one-token term is then one lookup in each map instead of one per field.
  */
 import type { FieldCatalogue } from '../../model/field-def.ts';
 import { tokenize } from '../../model/tokenize.ts';
@@ -47,27 +46,30 @@ export class FulltextIndex implements FulltextSink {
     return { text: this.textPaths.has(fullPath), keyword: this.keywordPaths.has(fullPath) };
   }
 
-  private catchUp(slot: Slot): void {
-    const values = slot.values;
-    for (let v = slot.ftKw.length; v < values.length; v++) {
-      const value = values[v];
-      const isString = typeof value === 'string';
-      if (slot.ftSeqStart.length === 0) slot.ftSeqStart.push(0);
-      if (slot.ftText && isString) for (const t of tokenize(value)) slot.ftSeq.push(this.tokens.idOf(t));
-      slot.ftSeqStart.push(slot.ftSeq.length);
-      slot.ftKw.push(slot.ftKeyword && isString ? this.keywords.idOf(value.toLowerCase()) + 1 : 0);
-    }
+  private tokenIds(value: string): Uint32Array {
+    const toks = tokenize(value);
+    const ids = new Uint32Array(toks.length);
+    for (let i = 0; i < toks.length; i++) ids[i] = this.tokens.idOf(toks[i]);
+    return ids;
   }
 
   addValue(slot: Slot, ord: number, doc: number): void {
-    if (ord >= slot.ftKw.length) this.catchUp(slot);
+    const value = slot.values[ord];
+    if (typeof value !== 'string') return;
     if (slot.ftText) {
-      const seq = slot.ftSeq.data;
-      const start = slot.ftSeqStart.data;
+      // Values seen once (most bodies, banners) are tokenised and dropped; a value seen again
+      // keeps its token ids, so templated pages repeated across hosts are tokenised once.
+      let ids: Uint32Array | undefined;
+      if (ord >= slot.ftSeen) {
+        slot.ftSeen = ord + 1;
+        ids = this.tokenIds(value);
+      } else {
+        ids = slot.ftCache.get(ord);
+        if (!ids) slot.ftCache.set(ord, (ids = this.tokenIds(value)));
+      }
       // Repeated tokens of one document are skipped by the posting table itself.
-      for (let i = start[ord], end = start[ord + 1]; i < end; i++) this.tokens.postings.add(seq[i], doc);
+      for (let i = 0; i < ids.length; i++) this.tokens.postings.add(ids[i], doc);
     }
-    const kw = slot.ftKw.data[ord];
-    if (kw > 0) this.keywords.postings.add(kw - 1, doc);
+    if (slot.ftKeyword) this.keywords.postings.add(this.keywords.idOf(value.toLowerCase()), doc);
   }
 }

@@ -25,11 +25,9 @@ export class Slot {
   private lowerUpTo = 0;
   private readonly views = new Map<FieldType, TypedView>();
 
-  /** Full-text caches (filled by FulltextIndex): per value, its global token ids and keyword id. */
-  readonly ftSeqStart = new GrowableU32();
-  readonly ftSeq = new GrowableU32();
-  /** keyword term id + 1 per value, 0 when the value is not a string */
-  readonly ftKw = new GrowableU32();
+  /** Full-text bookkeeping (see FulltextIndex): values below ftSeen occurred before; token ids of repeated values. */
+  ftSeen = 0;
+  readonly ftCache = new Map<number, Uint32Array>();
 
   constructor(
     readonly path: string,

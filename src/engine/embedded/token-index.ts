@@ -1,6 +1,7 @@
 /**
  * Tokens of a slot's string values: token → the value ordinals containing it. Multi-token and
- * phrase matches intersect these per-value lists and verify candidate VALUES (never documents),
+ * phrase matches intersect these per-value lists and verify candidate VALUES (never documents,
+ * with token sequences recorded on the first phrase query),
  * then map the surviving values to units through the slot's postings. Built from the slot's
  * dictionary and caught up lazily, since the dictionary only ever grows.
  */
@@ -22,13 +23,9 @@ export class TokenIndex {
 
   catchUp(values: readonly Leaf[]): void {
     if (this.builtUpTo === values.length) return;
-    if (this.seqStart.length === 0) this.seqStart.push(0);
     for (let v = this.builtUpTo; v < values.length; v++) {
       const value = values[v];
-      if (typeof value !== 'string') {
-        this.seqStart.push(this.seq.length);
-        continue;
-      }
+      if (typeof value !== 'string') continue;
       for (const tok of tokenize(value)) {
         let t = this.ordOf.get(tok);
         if (t === undefined) {
@@ -38,15 +35,27 @@ export class TokenIndex {
           this.sorted = undefined;
         }
         this.values.add(t, v);
-        this.seq.push(t);
       }
-      this.seqStart.push(this.seq.length);
     }
     this.builtUpTo = values.length;
   }
 
-  /** True when value `v`'s tokens hold `wanted` (token ordinals) consecutively, in order. */
-  hasSequence(v: number, wanted: readonly number[]): boolean {
+  /** Records token sequences of values up to `values.length` (only phrases need them). */
+  private sequences(values: readonly Leaf[]): void {
+    if (this.seqStart.length === 0) this.seqStart.push(0);
+    for (let v = this.seqStart.length - 1; v < values.length; v++) {
+      const value = values[v];
+      if (typeof value === 'string') for (const tok of tokenize(value)) this.seq.push(this.ordOf.get(tok)!);
+      this.seqStart.push(this.seq.length);
+    }
+  }
+
+  /**
+   * True when value `v`'s tokens hold `wanted` (token ordinals) consecutively, in order. Call
+   * catchUp(values) first.
+   */
+  hasSequence(values: readonly Leaf[], v: number, wanted: readonly number[]): boolean {
+    if (this.seqStart.length <= values.length) this.sequences(values);
     const seq = this.seq.data;
     const end = this.seqStart.data[v + 1];
     const last = end - wanted.length;
