@@ -263,6 +263,7 @@ interface HostState {
   readonly domain?: DemoDomain;
   readonly names: string[];
   readonly ptr?: string;
+  readonly scanSeed: number;
   services: ServiceSpec[];
 }
 
@@ -274,6 +275,8 @@ interface Context {
   readonly providers: readonly DemoDomain[];
   readonly domainTable: WeightedTable<DemoDomain>;
   readonly nowMs: number;
+  /** Self-signed certificates older than any scan time, for services whose real certificate is newer than the scan. */
+  readonly oldSelfSigned: number[];
 }
 
 function parentOf(name: string): string {
@@ -394,6 +397,7 @@ function makeSpec(ctx: Context, state: Pick<HostState, 'os' | 'profile' | 'names
     if (c) {
       spec.certs = c.certs;
       if (c.stale) spec.staleCert = true;
+      if (ctx.oldSelfSigned.length) spec.fallbackCert = rng.pick(ctx.oldSelfSigned);
     }
   }
   return spec;
@@ -499,6 +503,7 @@ function newHostState(ctx: Context, enricher: Enricher, picker: AddressPicker, u
     ...(domain ? { domain } : {}),
     names,
     ...(ptr ? { ptr } : {}),
+    scanSeed: rng.u32(),
     services: [],
   };
   const usedPorts = new Set<string>();
@@ -577,17 +582,17 @@ function iso(ms: number): string {
 
 function renderHost(ctx: Context, s: HostState, t: number, scanIndex: number, times: { as: number; location: number; dns: number }): DemoHostDocument {
   const ordered = [...s.services].sort((a, b) => a.port - b.port || a.transport.localeCompare(b.transport));
-  const hostCtx = { ip: s.ip, ...(s.os ? { os: s.os } : {}), ...(s.names[0] ? { hostname: s.names[0] } : {}), ...(s.domain ? { org: s.domain.org } : {}) };
+  const hostCtx = { ip: s.ip, scanSeed: s.scanSeed, ...(s.os ? { os: s.os } : {}), ...(s.names[0] ? { hostname: s.names[0] } : {}), ...(s.domain ? { org: s.domain.org } : {}) };
   const rendered = ordered.map((spec) => renderService(spec, hostCtx, t, scanIndex, ctx.certs));
   const labels = new Set<string>();
   for (const r of rendered) for (const l of r.labels) labels.add(l);
   if (s.ipv6) labels.add('ipv6');
-  const out: DemoHostDocument = {
-    ...(s.as ? { autonomous_system: s.as, autonomous_system_updated_at: iso(times.as) } : {}),
-    ip: s.ip,
-    last_updated_at: iso(t),
-    services: rendered.map((r) => r.doc),
-  };
+  // Keys in alphabetical order, as Censys presents hosts.
+  const out: Partial<DemoHostDocument> = {};
+  if (s.as) {
+    out.autonomous_system = s.as;
+    out.autonomous_system_updated_at = iso(times.as);
+  }
   if (s.names.length || s.ptr) {
     const resolved = iso(times.dns);
     out.dns = {
@@ -597,17 +602,16 @@ function renderHost(ctx: Context, s: HostState, t: number, scanIndex: number, ti
       ...(s.ptr ? { reverse_dns: { names: [s.ptr], resolved_at: resolved } } : {}),
     };
   }
+  out.ip = s.ip;
   if (labels.size) out.labels = [...labels].sort();
+  out.last_updated_at = iso(t);
   if (s.location) {
     out.location = s.location;
     out.location_updated_at = iso(times.location);
   }
   if (s.os && rendered.some((r) => r.revealsOs)) out.operating_system = s.os.os;
-  return sortKeys(out);
-}
-
-function sortKeys<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as T;
+  out.services = rendered.map((r) => r.doc);
+  return out as DemoHostDocument;
 }
 
 function virtualHosts(ctx: Context, s: HostState, t: number, scanIndex: number, rng: Rng): DemoHost[] {
@@ -632,7 +636,7 @@ function virtualHosts(ctx: Context, s: HostState, t: number, scanIndex: number, 
       spec.page = rng.weighted<PageKind>([['site', 60], ['login', 25], ['api', 15]]);
       vs.services.push(spec);
     }
-    const hostCtx = { ip: s.ip, ...(s.os ? { os: s.os } : {}), hostname: name, org: domain.org };
+    const hostCtx = { ip: s.ip, scanSeed: s.scanSeed ^ hashString(name), ...(s.os ? { os: s.os } : {}), hostname: name, org: domain.org };
     const rendered = [...vs.services].sort((a, b) => a.port - b.port).map((spec) => renderService(spec, hostCtx, t, scanIndex, ctx.certs));
     const labels = [...new Set(rendered.flatMap((r) => r.labels))].sort();
     const doc: DemoHostDocument = {
@@ -643,7 +647,7 @@ function virtualHosts(ctx: Context, s: HostState, t: number, scanIndex: number, 
       ...(s.os && rendered.some((r) => r.revealsOs) ? { operating_system: s.os.os } : {}),
       services: rendered.map((r) => r.doc),
     };
-    out.push({ id: `${s.ip}+${name}`, versions: [{ observedAt: iso(t), doc: sortKeys(doc) }] });
+    out.push({ id: `${s.ip}+${name}`, versions: [{ observedAt: iso(t), doc }] });
   }
   return out;
 }
@@ -671,6 +675,7 @@ export function* generateHosts(input: HostGenerationInput): Generator<DemoHost> 
     providers: input.domains.filter((d) => d.kind === 'provider'),
     domainTable: new WeightedTable(companies.map((d, i) => [d, weights[i]] as const)),
     nowMs: input.now.getTime(),
+    oldSelfSigned: input.index.selfSigned.filter((i) => input.certs.list[i].notBefore <= input.now.getTime() - 120 * DAY),
   };
   input.enricher.load();
   const picker = new AddressPicker(input.enricher.asn);
@@ -688,8 +693,21 @@ export function* generateHosts(input: HostGenerationInput): Generator<DemoHost> 
       dns: times[times.length - 1] - hrng.int(3 * DAY),
     };
     const states: HostState[] = [initial];
-    for (let k = 1; k < versionCount; k++) states.push(mutate(ctx, states[k - 1], hrng));
-    const versions = states.map((s, k) => ({ observedAt: iso(times[k]), doc: renderHost(ctx, s, times[k], k, meta) }));
+    const docs: DemoHostDocument[] = [renderHost(ctx, initial, times[0], 0, meta)];
+    for (let k = 1; k < versionCount; k++) {
+      // A change nobody could observe (e.g. a re-rolled detail that renders the same) is no new version.
+      const prev = states[k - 1];
+      const seen = JSON.stringify(renderHost(ctx, prev, times[k], k, meta).services);
+      let next = mutate(ctx, prev, hrng);
+      let doc = renderHost(ctx, next, times[k], k, meta);
+      for (let tries = 0; tries < 6 && JSON.stringify(doc.services) === seen; tries++) {
+        next = mutate(ctx, next, hrng);
+        doc = renderHost(ctx, next, times[k], k, meta);
+      }
+      states.push(next);
+      docs.push(doc);
+    }
+    const versions = docs.map((doc, k) => ({ observedAt: iso(times[k]), doc }));
     yield { id: initial.ip, versions };
     const last = states[states.length - 1];
     if (last.services.some((x) => x.kind === 'HTTP') && last.profile !== 'cdn-edge' && hrng.chance(0.06)) {

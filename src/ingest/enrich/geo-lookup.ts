@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type ipaddr from 'ipaddr.js';
 import { Reader, type CountryResponse } from 'maxmind';
+import { parseIp } from '../../lib/ip.ts';
 import type { City } from './cities.ts';
 import { countryByCode } from './countries.ts';
 import type { SourceInfo } from './asn-lookup.ts';
@@ -60,11 +62,12 @@ export class GeoLookup {
   countryCode(ip: string): string | undefined {
     this.load();
     try {
-      let text = ip.trim();
-      // The combined database keys IPv4 under ::/96-style space only via the v4 form.
-      const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(text);
-      if (mapped) text = mapped[1];
-      return this.reader!.get(text)?.country_code ?? undefined;
+      let addr = parseIp(ip);
+      if (!addr) return undefined;
+      if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+      // The database answers for some private and reserved blocks; only public unicast space has a country.
+      if (addr.range() !== 'unicast') return undefined;
+      return this.reader!.get(addr.toString())?.country_code ?? undefined;
     } catch {
       return undefined;
     }
