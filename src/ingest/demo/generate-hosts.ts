@@ -582,7 +582,14 @@ function iso(ms: number): string {
 
 function renderHost(ctx: Context, s: HostState, t: number, scanIndex: number, times: { as: number; location: number; dns: number }): DemoHostDocument {
   const ordered = [...s.services].sort((a, b) => a.port - b.port || a.transport.localeCompare(b.transport));
-  const hostCtx = { ip: s.ip, scanSeed: s.scanSeed, ...(s.os ? { os: s.os } : {}), ...(s.names[0] ? { hostname: s.names[0] } : {}), ...(s.domain ? { org: s.domain.org } : {}) };
+  const hostCtx = {
+    ip: s.ip,
+    scanSeed: s.scanSeed,
+    ...(s.os ? { os: s.os } : {}),
+    ...(s.names[0] ? { hostname: s.names[0] } : {}),
+    ...(s.ptr ? { ptr: s.ptr } : {}),
+    ...(s.domain ? { org: s.domain.org } : {}),
+  };
   const rendered = ordered.map((spec) => renderService(spec, hostCtx, t, scanIndex, ctx.certs));
   const labels = new Set<string>();
   for (const r of rendered) for (const l of r.labels) labels.add(l);

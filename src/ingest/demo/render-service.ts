@@ -57,6 +57,8 @@ export interface HostContext {
   readonly os?: OsDef;
   /** Name used in banners and HTTP requests (a forward DNS name, or the virtual host name). */
   readonly hostname?: string;
+  /** Reverse DNS name, which mail servers often announce when they have no forward name. */
+  readonly ptr?: string;
   readonly org?: string;
   /** Seeds scan metadata (times, perspectives), independent of what runs on the port. */
   readonly scanSeed: number;
@@ -474,7 +476,7 @@ function ftpBody(spec: ServiceSpec, host: HostContext, rng: Rng): Body {
 }
 
 function mailName(host: HostContext): string {
-  return host.hostname ?? `localhost.localdomain`;
+  return host.hostname ?? host.ptr ?? 'localhost.localdomain';
 }
 
 function smtpDate(t: number): string {

@@ -10,7 +10,7 @@ export type SoftwareDoc = {
   product: string;
   version?: string;
   update?: string;
-  edition?: string;
+  sw_edition?: string;
   source: 'OSI_APPLICATION_LAYER';
   other?: { key: string; value: string }[];
 };
@@ -28,7 +28,7 @@ export function cpe(
   const doc: SoftwareDoc = { uniform_resource_identifier: uri, part, vendor, product, source: 'OSI_APPLICATION_LAYER' };
   if (version) doc.version = version;
   if (options.update) doc.update = options.update;
-  if (options.swEdition) doc.edition = options.swEdition;
+  if (options.swEdition) doc.sw_edition = options.swEdition;
   if (options.family) doc.other = [{ key: 'family', value: options.family }];
   return doc;
 }

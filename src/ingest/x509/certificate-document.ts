@@ -131,7 +131,7 @@ export type CertificateDocument = {
   /** TBS with the CT poison and SCT list extensions removed: equal for a precertificate and its final certificate. */
   tbs_no_ct_fingerprint_sha256: string;
   spki_fingerprint_sha256: string;
-  /** SHA-256 over the encoded subject followed by the encoded SubjectPublicKeyInfo. */
+  /** SHA-256 over the encoded SubjectPublicKeyInfo followed by the encoded subject (as zcrypto computes it). */
   spki_subject_fingerprint_sha256: string;
   names: string[];
   validation_level: ValidationLevel;

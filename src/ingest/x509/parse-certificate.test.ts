@@ -72,6 +72,9 @@ before(() => {
   openssl(['x509', '-req', '-in', 'leaf.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', '0x0123456789abcdef01', '-days', '30', '-sha384', '-extfile', 'leaf.ext', '-out', 'leaf.pem']);
   writeFileSync(join(dir, 'poison.ext'), 'basicConstraints = critical, CA:FALSE\nsubjectAltName = DNS:pre.example-shop.test\n1.3.6.1.4.1.11129.2.4.3 = critical, ASN1:NULL\n');
   openssl(['x509', '-req', '-in', 'leaf.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', '77', '-days', '30', '-extfile', 'poison.ext', '-out', 'poison.pem']);
+  openssl(['req', '-new', '-key', 'leaf.key', '-out', 'dv.csr', '-subj', '/OU=Domain Control Validated/CN=shop.example-shop.test']);
+  openssl(['x509', '-req', '-in', 'dv.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', '78', '-days', '30', '-out', 'dv.pem']);
+  openssl(['req', '-x509', '-key', 'leaf.key', '-out', 'ss.pem', '-days', '30', '-subj', '/CN=self.example-shop.test', '-addext', 'certificatePolicies = 2.23.140.1.2.1']);
   rootPem = readFileSync(join(dir, 'root.pem'), 'utf8');
   leafPem = readFileSync(join(dir, 'leaf.pem'), 'utf8');
   const ders = pemToDer(rootPem + leafPem + readFileSync(join(dir, 'poison.pem'), 'utf8'));
@@ -188,7 +191,7 @@ test('CT poison marks a precertificate; tbs_no_ct differs from tbs only when CT 
   assert.equal(pre.parsed.unknown_extensions, undefined);
 });
 
-test('spki_subject fingerprint is SHA-256 over the encoded subject then SPKI (offsets from openssl asn1parse)', () => {
+test('spki_subject fingerprint is SHA-256 over the encoded SPKI then subject (offsets from openssl asn1parse)', () => {
   // Children of the TBS (depth 2): version, serial, signature, issuer, validity, subject, spki, extensions.
   const lines = openssl(['asn1parse', '-in', 'leaf.pem']).split('\n').filter((l) => /\bd=2\b/.test(l));
   const slice = (line: string): Buffer => {
@@ -201,7 +204,24 @@ test('spki_subject fingerprint is SHA-256 over the encoded subject then SPKI (of
   const spki = slice(lines[6]);
   const leaf = parsed(leafDer);
   assert.equal(leaf.spki_fingerprint_sha256, createHash('sha256').update(spki).digest('hex'));
-  assert.equal(leaf.spki_subject_fingerprint_sha256, createHash('sha256').update(subject).update(spki).digest('hex'));
+  assert.equal(leaf.spki_subject_fingerprint_sha256, createHash('sha256').update(spki).update(subject).digest('hex'));
+});
+
+test('validation level: policy OIDs first, old DV subject conventions, never for self-signed', () => {
+  const read = (f: string): CertificateDocument => {
+    const r = pemToDer(readFileSync(join(dir, f), 'utf8'));
+    assert.ok(r.ok && r.ders.length === 1);
+    return parsed(r.ders[0]);
+  };
+  const dv = read('dv.pem');
+  assert.equal(dv.validation_level, 'DV');
+  assert.ok(dv.labels.includes('dv'));
+  const ss = read('ss.pem');
+  assert.equal(ss.parsed.signature.self_signed, true);
+  assert.equal(ss.parsed.extensions.certificate_policies?.[0].id, '2.23.140.1.2.1');
+  assert.equal(ss.validation_level, 'UNKNOWN');
+  assert.equal(ss.parsed.signature.signature_algorithm.name, 'ECDSA-SHA256');
+  assert.equal(ss.parsed.signature.valid, true);
 });
 
 test('malformed DER is an error value, never a throw', () => {

@@ -2,6 +2,7 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { isIP } from 'node:net';
 import type {
   CertificateDocument,
+  DistinguishedNameParts,
   ParseCertificateResult,
   ParsedCertificate,
   SubjectKeyInfoDoc,
@@ -136,6 +137,22 @@ function verifiesItself(buf: Uint8Array, sigOid: string, tbs: Tlv, spki: Tlv, si
   }
 }
 
+/**
+ * DV/OV/EV from the CA/Browser Forum policy OIDs; without them, the old DV subject conventions
+ * (O equal to CN, or an OU saying "Domain Control Validated", and no address). Self-signed → UNKNOWN.
+ */
+function validationLevel(policies: readonly { id: string }[], subject: DistinguishedNameParts, selfSigned: boolean): ValidationLevel {
+  if (selfSigned) return 'UNKNOWN';
+  const levels = new Set(policies.map((p) => VALIDATION_POLICIES[p.id]));
+  if (levels.has('EV')) return 'EV';
+  if (levels.has('OV')) return 'OV';
+  if (levels.has('DV')) return 'DV';
+  const cn = subject.common_name?.[0];
+  const dvSubject = (cn !== undefined && subject.organization?.[0] === cn) || subject.organizational_unit?.[0]?.includes('Domain Control Validated');
+  if (dvSubject && !subject.locality?.length && !subject.province?.length && !subject.postal_code?.length) return 'DV';
+  return 'UNKNOWN';
+}
+
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
@@ -237,11 +254,8 @@ function parse(input: Uint8Array, now: Date): CertificateDocument {
   for (const n of extensions.subject_alt_name?.dns_names ?? []) addName(n);
   for (const n of extensions.subject_alt_name?.ip_addresses ?? []) addName(n);
 
-  let level: ValidationLevel = 'UNKNOWN';
+  const level = validationLevel(extensions.certificate_policies ?? [], subject.parts, selfSigned);
   const levels = new Set((extensions.certificate_policies ?? []).map((p) => VALIDATION_POLICIES[p.id]).filter(Boolean));
-  if (levels.has('EV')) level = 'EV';
-  else if (levels.has('OV')) level = 'OV';
-  else if (levels.has('DV')) level = 'DV';
 
   const isCa = extensions.basic_constraints?.is_ca === true;
   const precert = extensions.ct_poison === true;
@@ -263,7 +277,7 @@ function parse(input: Uint8Array, now: Date): CertificateDocument {
     tbs_fingerprint_sha256: hash('sha256', raw(der, tbs)),
     tbs_no_ct_fingerprint_sha256: hash('sha256', tbsWithoutCt(der, tbs, fields, extList)),
     spki_fingerprint_sha256: spkiFp,
-    spki_subject_fingerprint_sha256: createHash('sha256').update(subjectRaw).update(spkiRaw).digest('hex'),
+    spki_subject_fingerprint_sha256: createHash('sha256').update(spkiRaw).update(subjectRaw).digest('hex'),
     names,
     validation_level: level,
     labels,
