@@ -34,7 +34,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Ids such as `1.1.1.1+name` and IPv6 addresses are long; 2.1.9 risk types contain '/'.
     routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: false },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
-    disableRequestLogging: options.logger === false,
   });
   registerJsonParser(app);
   registerErrorHandling(app);

@@ -32,6 +32,8 @@ const program = new Command('periscope')
   .description('Self-hosted internet asset search, wire-compatible with the Censys Search API v2')
   .version(VERSION)
   .showHelpAfterError()
+  // Set before the subcommands are added so they inherit it: usage errors exit 2, help exits 0.
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage))
   .addHelpText(
     'after',
     '\nExit codes: 0 success, 1 failure, 2 bad command line or configuration, 3 finished with rejected input records.',
@@ -101,10 +103,6 @@ storeOptions(
   users.command('rotate').description('issue a new API secret and ASM key').argument('<user>', 'email, user id or API id').option('--json', 'print JSON'),
 ).action(async (who: string, flags) => {
   process.exitCode = await usersRotate(config(flags), who, flags);
-});
-
-program.exitOverride((err) => {
-  process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
 });
 
 try {

@@ -67,7 +67,7 @@ export function makeCatalogue(
           best = f.path;
         }
       }
-      return best !== undefined && bestScore <= Math.max(3, lower.length / 3) ? best : undefined;
+      return best !== undefined && bestScore <= Math.max(2, lower.length / 3) ? best : undefined;
     },
   };
 }
