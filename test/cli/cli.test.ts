@@ -104,7 +104,7 @@ test('first start creates the admin, second start reuses data and credentials; c
   assert.match(first.banner, /15\d hosts, 40 certificates/);
   const res = await fetch(`${base}/v1/account`, { headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` } });
   assert.equal(res.status, 200);
-  assert.equal((await res.json()).email, 'admin@periscope.local');
+  assert.equal(((await res.json()) as { email: string }).email, 'admin@periscope.local');
   assert.equal(await first.stop(), 0);
 
   const second = await serve(['--data-dir', dir], env);
