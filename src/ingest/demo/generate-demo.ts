@@ -20,7 +20,7 @@ export interface DemoOptions {
   readonly seed?: number;
   /** Reference time for validity, labels and scan times (default 2026-11-01T00:00:00Z). */
   readonly now?: Date;
-  /** Folder of the fixed key pool (default test/fixtures/keys). */
+  /** Folder of the fixed key pool (default assets/demo-keys). */
   readonly keysDir?: string;
   /** Enrichment to use (default: the process-wide one). */
   readonly enricher?: Enricher;

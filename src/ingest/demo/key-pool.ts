@@ -1,5 +1,5 @@
 /**
- * The fixed key pool (test/fixtures/keys): public test keys made once with openssl, so demo
+ * The fixed key pool (assets/demo-keys): public test keys made once with openssl, so demo
  * certificates are byte-identical from run to run (RSA PKCS#1 v1.5 signatures are deterministic).
  */
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
@@ -25,7 +25,7 @@ export interface KeyPool {
   readonly leafEc: PoolKey[];
 }
 
-export const DEFAULT_KEYS_DIR = fileURLToPath(new URL('../../../test/fixtures/keys/', import.meta.url));
+export const DEFAULT_KEYS_DIR = fileURLToPath(new URL('../../../assets/demo-keys/', import.meta.url));
 
 function loadKey(dir: string, file: string): PoolKey {
   const privateKey = createPrivateKey(readFileSync(join(dir, file), 'utf8'));
