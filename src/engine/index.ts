@@ -1,5 +1,5 @@
 export { ReferenceEngine, type EngineCatalogues } from './reference/index.ts';
-export { EmbeddedEngine, type EmbeddedEngineOptions, type AggregateStrategy, type PageStrategy } from './embedded/index.ts';
+export { EmbeddedEngine, type EmbeddedEngineOptions, type AggregateStrategy, type PageStrategy, type CompactionPolicy } from './embedded/index.ts';
 export { orderKeyFor } from './order-key.ts';
 export type {
   AggregateRequest,

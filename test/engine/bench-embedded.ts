@@ -44,6 +44,8 @@ const queries = [
   'ip: 10.0.0.0/16',
   'last_updated_at: [2024-03-01 TO 2024-04-01]',
   'autonomous_system.asn > 15000',
+  'ngin*',
+  '/ngin.*/',
 ];
 const first: string[] = [];
 const warm: string[] = [];

@@ -109,9 +109,11 @@ function property(index: IndexName, entries: fc.Arbitrary<Entry[]>, ops: fc.Arbi
     fc.array(caseArb(catalogue), { minLength: 2, maxLength: 6 }),
     fc.constantFrom('auto' as const, 'postings' as const, 'columns' as const),
     fc.constantFrom('auto' as const, 'walk' as const, 'rank' as const),
-    (docs, writes, cases, aggregateStrategy, pageStrategy) => {
+    // Purge tombstones never, or after every removal.
+    fc.constantFrom({ minDead: Infinity, ratio: 1 }, { minDead: 1, ratio: 0 }),
+    (docs, writes, cases, aggregateStrategy, pageStrategy, compaction) => {
       const ref = new ReferenceEngine(fixtureCatalogues);
-      const emb = new EmbeddedEngine(fixtureCatalogues, { aggregateStrategy, pageStrategy });
+      const emb = new EmbeddedEngine(fixtureCatalogues, { aggregateStrategy, pageStrategy, compaction });
       load([ref, emb], index, docs);
       assert.equal(emb.size(index), ref.size(index));
       for (const c of cases) compare(ref, emb, index, c);

@@ -36,6 +36,8 @@ const QUERIES = [
   'services.port: {21, 25, 3306}',
   'location: *',
   'services.ssh: * and not services.http: *',
+  'ngin*',
+  '/openssh.*/',
 ];
 
 function load(engine: SearchEngine, count: number): SearchEngine {

@@ -16,7 +16,7 @@ import type {
 import type { EngineCatalogues } from '../reference/reference-engine.ts';
 import { aggregateField, type AggregateStrategy } from './aggregate.ts';
 import { Evaluator } from './evaluate.ts';
-import { IndexData } from './index-data.ts';
+import { IndexData, type CompactionPolicy } from './index-data.ts';
 import { searchPage, type PageStrategy } from './search-page.ts';
 
 export interface EmbeddedEngineOptions {
@@ -24,6 +24,8 @@ export interface EmbeddedEngineOptions {
   readonly aggregateStrategy?: AggregateStrategy;
   /** Force one way of finding unsorted pages (tests exercise both); default picks by density. */
   readonly pageStrategy?: PageStrategy;
+  /** When tombstones are purged (default: 1024 dead documents and as many as live ones). */
+  readonly compaction?: CompactionPolicy;
 }
 
 export class EmbeddedEngine implements SearchEngine {
@@ -32,8 +34,8 @@ export class EmbeddedEngine implements SearchEngine {
 
   constructor(private readonly catalogues: EngineCatalogues, private readonly options: EmbeddedEngineOptions = {}) {
     this.data = {
-      hosts: new IndexData('hosts', catalogues.hosts),
-      certificates: new IndexData('certificates', catalogues.certificates),
+      hosts: new IndexData('hosts', catalogues.hosts, options.compaction),
+      certificates: new IndexData('certificates', catalogues.certificates, options.compaction),
     };
   }
 

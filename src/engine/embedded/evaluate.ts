@@ -118,7 +118,8 @@ export class Evaluator {
     if (part === undefined) return matchField(this.data.docs, path, field, predicate).andInPlace(this.data.docs.live());
     const rel = path === part.root ? '' : relativePath(path, part.root);
     // Pseudo-elements included: outside `nested` a value anywhere under the root counts.
-    return part.docsOf(matchField(part.scope, rel, field, predicate).andInPlace(part.scope.live()));
+    const elems = matchField(part.scope, rel, field, predicate);
+    return elems.isEmpty ? elems : part.docsOf(elems.andInPlace(part.scope.live()));
   }
 
   private fulltextDocs(q: FulltextQuery): Bitmap {

@@ -42,6 +42,12 @@ export class FulltextIndex implements FulltextSink {
     }
   }
 
+  /** Removes dead documents from the combined postings. */
+  dropDead(alive: Uint8Array, dead: Bitmap): void {
+    this.tokens.postings.dropDead(alive, dead);
+    this.keywords.postings.dropDead(alive, dead);
+  }
+
   flagsFor(fullPath: string): { text: boolean; keyword: boolean } {
     return { text: this.textPaths.has(fullPath), keyword: this.keywordPaths.has(fullPath) };
   }

@@ -34,6 +34,12 @@ export class NestedPart {
     this.realCache = undefined;
   }
 
+  compact(): void {
+    this.scope.compact();
+    this.pseudo.andInPlace(this.scope.live());
+    this.realCache = undefined;
+  }
+
   /** Live elements that are items of a nested array (what `nested` iterates): shared, do not mutate. */
   realLive(): Bitmap {
     const live = this.scope.live();
@@ -71,6 +77,18 @@ export class NestedPart {
   }
 }
 
+/**
+ * When tombstones are purged: once dead documents number at least `minDead` and at least
+ * `ratio` times the live ones (so the cost, linear in the index, is amortised over as many
+ * removals as there are live documents).
+ */
+export interface CompactionPolicy {
+  readonly minDead: number;
+  readonly ratio: number;
+}
+
+export const DEFAULT_COMPACTION: CompactionPolicy = { minDead: 1024, ratio: 1 };
+
 export class IndexData {
   readonly ids: string[] = [];
   readonly orderKeys: string[] = [];
@@ -80,8 +98,14 @@ export class IndexData {
   readonly fulltext: FulltextIndex;
   readonly order: OrderIndex;
   private readonly roots: ReadonlySet<string>;
+  /** Dead documents already purged from the postings by compaction. */
+  private purged = 0;
 
-  constructor(readonly index: IndexName, readonly catalogue: FieldCatalogue) {
+  constructor(
+    readonly index: IndexName,
+    readonly catalogue: FieldCatalogue,
+    private readonly compaction: CompactionPolicy = DEFAULT_COMPACTION,
+  ) {
     this.fulltext = new FulltextIndex(catalogue);
     this.docs = new Scope('', this.fulltext);
     for (const root of catalogue.nestedRoots) this.nested.set(root, new NestedPart(root, this.fulltext));
@@ -125,7 +149,19 @@ export class IndexData {
     if (d !== undefined) this.kill(d);
   }
 
+  /** Purges tombstones from postings, columns and dictionaries when the policy says so. */
+  private maybeCompact(): void {
+    const dead = this.docs.deadCount - this.purged;
+    if (dead === 0 || dead < this.compaction.minDead || dead < this.docs.liveCount * this.compaction.ratio) return;
+    this.purged = this.docs.deadCount;
+    const deadDocs = RoaringBitmap32.fromRange(0, this.docs.idCount).andNotInPlace(this.docs.live());
+    this.fulltext.dropDead(this.docs.alive, deadDocs);
+    this.docs.compact();
+    for (const part of this.nested.values()) part.compact();
+  }
+
   private kill(d: number): void {
+    if (this.docs.alive[d] !== 1) return;
     this.docs.kill(d);
     for (const part of this.nested.values()) {
       if (d >= part.start.length) continue;
@@ -133,6 +169,10 @@ export class IndexData {
       for (let e = s, end = s + part.count.data[d]; e < end; e++) part.scope.kill(e);
     }
     this.idToDoc.delete(this.ids[d]);
+    // The strings are no longer needed: the order index skips dead documents.
+    this.ids[d] = '';
+    this.orderKeys[d] = '';
     this.order.remove();
+    this.maybeCompact();
   }
 }

@@ -49,6 +49,27 @@ export class PostingTable {
     }
   }
 
+  /** Removes dead ids (alive[id] !== 1, also given as a bitmap) from every list. */
+  dropDead(alive: Uint8Array, dead: Bitmap): void {
+    const lists = this.lists;
+    for (let ord = 0; ord < lists.length; ord++) {
+      const p = lists[ord];
+      if (p === undefined) continue;
+      if (typeof p === 'number') {
+        if (alive[p] !== 1) lists[ord] = undefined;
+      } else if (Array.isArray(p)) {
+        const kept = p.filter((id) => alive[id] === 1);
+        lists[ord] = kept.length === 0 ? undefined : kept.length === 1 ? kept[0] : kept;
+      } else {
+        const b = p.settle().andNotInPlace(dead);
+        if (b.size <= PROMOTE_AT) {
+          const ids = Array.from(b.toUint32Array());
+          lists[ord] = ids.length === 0 ? undefined : ids.length === 1 ? ids[0] : ids;
+        }
+      }
+    }
+  }
+
   has(ord: number): boolean {
     return this.lists[ord] !== undefined;
   }

@@ -131,6 +131,18 @@ export class Scope {
     return slot;
   }
 
+  /** Dead units so far (tombstones still present in postings). */
+  get deadCount(): number {
+    return this.idCount - this.liveCount;
+  }
+
+  /** Removes dead units from every slot and posting list (ids are still never reused). */
+  compact(): void {
+    const dead = RoaringBitmap32.fromRange(0, this.idCount).andNotInPlace(this.live());
+    for (const slot of this.slots.values()) slot.compact(this.alive);
+    this.exists.dropDead(this.alive, dead);
+  }
+
   /** Units (live or not) with a value at or under `path`: a new bitmap. */
   existing(path: string): Bitmap {
     const node = this.nodes.get(path);

@@ -14,12 +14,12 @@ import { TokenIndex } from './token-index.ts';
 import { TypedView } from './typed-view.ts';
 
 export class Slot {
-  readonly dict = new Map<Leaf, number>();
-  readonly values: Leaf[] = [];
-  readonly postings = new PostingTable();
+  dict = new Map<Leaf, number>();
+  values: Leaf[] = [];
+  postings = new PostingTable();
   /** Forward column: parallel (unit, value ordinal) entries, units ascending. */
-  readonly fwdUnit = new GrowableU32();
-  readonly fwdOrd = new GrowableU32();
+  fwdUnit = new GrowableU32();
+  fwdOrd = new GrowableU32();
   private tokenIndex: TokenIndex | undefined;
   private lowerIndex: Map<string, number | number[]> | undefined;
   private lowerUpTo = 0;
@@ -27,7 +27,7 @@ export class Slot {
 
   /** Full-text bookkeeping (see FulltextIndex): values below ftSeen occurred before; token ids of repeated values. */
   ftSeen = 0;
-  readonly ftCache = new Map<number, Uint32Array>();
+  ftCache = new Map<number, Uint32Array>();
 
   constructor(
     readonly path: string,
@@ -54,6 +54,47 @@ export class Slot {
       this.fwdUnit.push(unit);
       this.fwdOrd.push(ord);
     }
+  }
+
+  /**
+   * Drops every trace of dead units: values only they held leave the dictionary, and ordinals
+   * are renumbered, so derived views and caches start over (they are rebuilt lazily).
+   */
+  compact(alive: Uint8Array): void {
+    const units = this.fwdUnit.data;
+    const ords = this.fwdOrd.data;
+    const n = this.fwdUnit.length;
+    const renumber = new Int32Array(this.values.length).fill(-1);
+    const dict = new Map<Leaf, number>();
+    const values: Leaf[] = [];
+    const postings = new PostingTable();
+    const fwdUnit = new GrowableU32();
+    const fwdOrd = new GrowableU32();
+    for (let i = 0; i < n; i++) {
+      const unit = units[i];
+      if (alive[unit] !== 1) continue;
+      let ord = renumber[ords[i]];
+      if (ord < 0) {
+        ord = renumber[ords[i]] = values.length;
+        const value = this.values[ords[i]];
+        values.push(value);
+        dict.set(value, ord);
+      }
+      postings.add(ord, unit);
+      fwdUnit.push(unit);
+      fwdOrd.push(ord);
+    }
+    this.dict = dict;
+    this.values = values;
+    this.postings = postings;
+    this.fwdUnit = fwdUnit;
+    this.fwdOrd = fwdOrd;
+    this.tokenIndex = undefined;
+    this.lowerIndex = undefined;
+    this.lowerUpTo = 0;
+    this.views.clear();
+    this.ftSeen = values.length;
+    this.ftCache = new Map();
   }
 
   tokens(): TokenIndex {
