@@ -1,9 +1,9 @@
 /**
  * Loads the deterministic demo dataset into the store and engine, with progress. Certificates go
- * first so hosts index the certificates they present; host versions go oldest first so the
- * newest becomes current and the rest is history.
+ * first so hosts index the certificates they present; hosts stream in batches (the whole set is
+ * never held in memory), each host's versions oldest first so the newest becomes current.
  */
-import { generateDemo } from '../ingest/demo/index.ts';
+import { demoStream } from '../ingest/demo/index.ts';
 import type { Indexer, PutItem } from '../search/indexer.ts';
 import { startProgress } from '../cli/progress.ts';
 
@@ -13,27 +13,38 @@ export interface DemoCounts {
   versions: number;
 }
 
+const BATCH = 2000;
+
 export async function loadDemo(indexer: Indexer, options: { hosts: number; certificates: number; seed?: number; quiet?: boolean }): Promise<DemoCounts> {
-  const started = Date.now();
-  const data = generateDemo({ hosts: options.hosts, certificates: options.certificates, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
-  if (!options.quiet) process.stderr.write(`demo: generated ${data.hosts.length} host documents and ${data.certificates.length} certificates in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  const certItems: PutItem[] = data.certificates.map((c) => ({
+  const demo = demoStream({ hosts: options.hosts, certificates: options.certificates, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  // Virtual hosts come on top of the requested hosts, so the total can only be estimated.
+  let total = demo.certificates.length + options.hosts;
+  const progress = options.quiet ? undefined : startProgress('demo: loading', total);
+  const certItems: PutItem[] = demo.certificates.map((c) => ({
     id: String(c.doc.fingerprint_sha256),
     doc: c.doc,
-    observedAt: typeof c.doc.added_at === 'string' ? c.doc.added_at : new Date().toISOString(),
+    observedAt: typeof c.doc.added_at === 'string' ? c.doc.added_at : demo.now,
   }));
-  const hostItems: PutItem[] = data.hosts.flatMap((h) => h.versions.map((v) => ({ id: h.id, doc: v.doc, observedAt: v.observedAt })));
-  const total = certItems.length + hostItems.length;
-  const progress = options.quiet ? undefined : startProgress('demo: loading', total);
-  let done = 0;
-  for (const [index, items] of [['certificates', certItems], ['hosts', hostItems]] as const) {
-    for (let i = 0; i < items.length; i += 2000) {
-      const chunk = items.slice(i, i + 2000);
-      await indexer.put(index, chunk);
-      done += chunk.length;
-      progress?.update(done);
-    }
+  for (let i = 0; i < certItems.length; i += BATCH) {
+    await indexer.put('certificates', certItems.slice(i, i + BATCH));
+    progress?.update(Math.min(i + BATCH, certItems.length));
   }
-  progress?.stop();
-  return { hosts: data.hosts.length, certificates: certItems.length, versions: hostItems.length };
+  const counts: DemoCounts = { hosts: 0, certificates: certItems.length, versions: 0 };
+  let batch: PutItem[] = [];
+  const flush = async () => {
+    await indexer.put('hosts', batch);
+    batch = [];
+    const done = certItems.length + counts.hosts;
+    total = Math.max(total, done);
+    progress?.update(done, total);
+  };
+  for (const host of demo.hosts) {
+    counts.hosts++;
+    for (const v of host.versions) batch.push({ id: host.id, doc: v.doc, observedAt: v.observedAt });
+    counts.versions += host.versions.length;
+    if (batch.length >= BATCH) await flush();
+  }
+  if (batch.length > 0) await flush();
+  progress?.stop(`${counts.hosts} host documents (${counts.versions} versions), ${counts.certificates} certificates`);
+  return counts;
 }
