@@ -7,7 +7,7 @@
 import type { FieldDef } from '../../model/field-def.ts';
 import type { AggregateResult } from '../search-engine.ts';
 import { relativePath } from '../../model/values-of.ts';
-import { nestedRootOf } from '../reference/reference-engine.ts';
+import { nestedRootOf } from '../reference/nested-root.ts';
 import { keyString } from '../reference/typed-value.ts';
 import { compareBuckets, type Bucket } from '../reference/buckets.ts';
 import type { Bitmap } from './bitmap.ts';

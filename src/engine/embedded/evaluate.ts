@@ -9,7 +9,7 @@ import type { FieldDef } from '../../model/field-def.ts';
 import type { Predicate, ResolvedQuery } from '../../query/resolved.ts';
 import { relativePath } from '../../model/values-of.ts';
 import { fulltextAlternatives, type FulltextQuery } from '../reference/fulltext-fields.ts';
-import { nestedRootOf } from '../reference/reference-engine.ts';
+import { nestedRootOf } from '../reference/nested-root.ts';
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { matchField } from './field-match.ts';
 import type { IndexData, NestedPart } from './index-data.ts';

@@ -75,10 +75,11 @@ function sortedPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, r
   const docs = match.toUint32Array();
   const groups = new Int32Array(docs.length * n);
   const keys = new Float64Array(docs.length * n);
+  const firstGroups = columns.map((col) => col.groupsOf(docs));
   for (let i = 0; i < docs.length; i++) {
     for (let c = 0; c < n; c++) {
       const col = columns[c];
-      const g = col.groupOf(docs[i]);
+      const g = firstGroups[c][i];
       groups[i * n + c] = g;
       const r = col.rankOf(g);
       keys[i * n + c] = g < 0 || !sort[c].descending ? r : col.groups - 1 - r;
@@ -105,15 +106,35 @@ function sortedPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, r
   for (let i = 0; i < docs.length; i++) {
     if (!after || (request.backwards ? versusCursor(i) < 0 : versusCursor(i) > 0)) chosen.push(i);
   }
-  chosen.sort((x, y) => {
-    for (let c = 0; c < n; c++) {
-      const d = keys[x * n + c] - keys[y * n + c];
-      if (d !== 0) return d;
-    }
-    return rank[docs[x]] - rank[docs[y]];
-  });
   const limit = Math.max(0, request.limit);
-  const page = request.backwards ? chosen.slice(Math.max(0, chosen.length - limit)) : chosen.slice(0, limit);
+  let sorted: number[];
+  if (n === 1) {
+    // One sort field: (rank of value, rank of document) packed into one number sorts natively.
+    const size = data.order.ordered.length;
+    const packed = new Float64Array(chosen.length);
+    const at = new Int32Array(size);
+    for (let j = 0; j < chosen.length; j++) {
+      const i = chosen[j];
+      const r = rank[docs[i]];
+      at[r] = i;
+      packed[j] = keys[i] * size + r;
+    }
+    packed.sort();
+    const from = request.backwards ? Math.max(0, packed.length - limit) : 0;
+    const to = request.backwards ? packed.length : Math.min(packed.length, limit);
+    sorted = [];
+    for (let j = from; j < to; j++) sorted.push(at[packed[j] % size]);
+  } else {
+    chosen.sort((x, y) => {
+      for (let c = 0; c < n; c++) {
+        const d = keys[x * n + c] - keys[y * n + c];
+        if (d !== 0) return d;
+      }
+      return rank[docs[x]] - rank[docs[y]];
+    });
+    sorted = request.backwards ? chosen.slice(Math.max(0, chosen.length - limit)) : chosen.slice(0, limit);
+  }
+  const page = sorted;
   const hits = page.map((i) => {
     const values = columns.map((col, c) => col.positionOf(groups[i * n + c]));
     return hitOf(data, docs[i], values);

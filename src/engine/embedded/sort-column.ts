@@ -4,7 +4,7 @@
  */
 import type { FieldCatalogue, FieldDef } from '../../model/field-def.ts';
 import { relativePath } from '../../model/values-of.ts';
-import { nestedRootOf } from '../reference/reference-engine.ts';
+import { nestedRootOf } from '../reference/nested-root.ts';
 import { positionValue } from '../reference/typed-value.ts';
 import type { IndexData, NestedPart } from './index-data.ts';
 import type { Slot } from './slot.ts';
@@ -32,29 +32,48 @@ export class SortColumn {
     this.rank = this.view ? this.view.groupRank() : new Int32Array(0);
   }
 
-  private firstIn(unit: number): number {
-    const slot = this.slot!;
-    const [s, e] = slot.entriesOf(unit);
-    const ords = slot.fwdOrd.data;
+  /**
+   * Group of each document's first value (-1 when it has none), for ascending `docs`. Units of
+   * ascending documents are ascending too (elements are numbered in document order), so one
+   * merge-walk over the forward column serves dense matches; sparse ones binary-search it.
+   */
+  groupsOf(docs: Uint32Array): Int32Array {
+    const out = new Int32Array(docs.length).fill(-1);
+    const slot = this.slot;
+    if (!slot) return out;
+    const fwdUnit = slot.fwdUnit.data;
+    const fwdOrd = slot.fwdOrd.data;
+    const entries = slot.fwdUnit.length;
     const ordGroup = this.view!.ordGroup;
-    for (let i = s; i < e; i++) {
-      const g = ordGroup[ords[i]];
-      if (g >= 0) return g;
+    const merge = docs.length * 16 > entries;
+    let j = 0;
+    const first = (unit: number): number => {
+      if (merge) while (j < entries && fwdUnit[j] < unit) j++;
+      else j = slot.fwdUnit.lowerBound(unit);
+      for (; j < entries && fwdUnit[j] === unit; j++) {
+        const g = ordGroup[fwdOrd[j]];
+        if (g >= 0) return g;
+      }
+      return -1;
+    };
+    const part = this.part;
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i];
+      if (!part) {
+        out[i] = first(d);
+        continue;
+      }
+      if (d >= part.start.length) continue;
+      const s = part.start.data[d];
+      for (let e = s, end = s + part.count.data[d]; e < end; e++) {
+        const g = first(e);
+        if (g >= 0) {
+          out[i] = g;
+          break;
+        }
+      }
     }
-    return -1;
-  }
-
-  /** Group of the document's first value, -1 when it has none. */
-  groupOf(doc: number): number {
-    if (!this.slot) return -1;
-    if (!this.part) return this.firstIn(doc);
-    if (doc >= this.part.start.length) return -1;
-    const s = this.part.start.data[doc];
-    for (let e = s, end = s + this.part.count.data[doc]; e < end; e++) {
-      const g = this.firstIn(e);
-      if (g >= 0) return g;
-    }
-    return -1;
+    return out;
   }
 
   /** Rank of a group (missing: `groups`, after every value). */

@@ -22,15 +22,11 @@ import { cachedValueTest } from './value-test.ts';
 import { fulltextAlternatives } from './fulltext-fields.ts';
 import { comparePositions, cursorValue, type PositionValue } from './sort-position.ts';
 import { compareBuckets, type Bucket } from './buckets.ts';
+import { nestedRootOf } from './nested-root.ts';
 
 export interface EngineCatalogues {
   readonly hosts: FieldCatalogue;
   readonly certificates: FieldCatalogue;
-}
-
-/** The nested root a document path lives under (`services.port` → `services`), if any. */
-export function nestedRootOf(catalogue: FieldCatalogue, docPath: string): string | undefined {
-  return catalogue.nestedRoots.find((r) => docPath === r || docPath.startsWith(r + '.'));
 }
 
 /** Typed values of `field` read at `path` under `node`, in document order. */
@@ -83,6 +79,7 @@ export class ReferenceEngine implements SearchEngine {
         return !this.matches(cat, q.child, doc, element);
       case 'nested':
         // Already inside an element of this root: the inner group constrains that same element.
+        if (!cat.nestedRoots.includes(q.root)) return false;
         if (element && element.root === q.root) return this.matches(cat, q.child, doc, element);
         return elementsOf(doc, q.root).some((node) => this.matches(cat, q.child, doc, { root: q.root, node }));
       case 'fulltext':
