@@ -1,7 +1,7 @@
 /**
  * The seam between the Search use cases and whatever indexes documents. The embedded engine
  * (engine/embedded) and the reference evaluator (engine/reference) implement it; a shared
- * conformance suite (test/engine-conformance.ts) holds them to identical answers.
+ * conformance suite (test/engine/conformance.test.ts) holds them to identical answers.
  */
 import type { IndexName } from '../model/field-def.ts';
 import type { ResolvedQuery } from '../query/resolved.ts';
@@ -31,7 +31,11 @@ export interface SearchRequest {
   readonly backwards?: boolean;
 }
 
-/** The position of one hit in the total order: its sort values, then its order key. */
+/**
+ * The position of one hit in the total order: its sort values, then its order key. Sort values
+ * are numbers for int/float, epoch ms for dates, 0/1 for bools, canonical `ipKey`s for ips,
+ * strings for keyword/text, and null when the document has no value (sorted last).
+ */
 export interface SortPosition {
   readonly values: readonly (string | number | null)[];
   readonly orderKey: string;
@@ -64,7 +68,10 @@ export interface AggregateResult {
    * (`services.*`) the number of elements (services) of matching documents with a value.
    */
   readonly total: number;
-  /** Part of `total` whose value is not in the returned buckets. */
+  /**
+   * Sum of the counts of the buckets not returned (each unit counted once per distinct value);
+   * equals `total` minus the returned counts when the field is single-valued per unit.
+   */
   readonly totalOmitted: number;
   /**
    * Buckets by count descending, then key ascending; key is the value as a string (ints in
