@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { canonicalHeaderKey } from '../../model/field-catalogue.ts';
+import type { SoftwareObservation, TlsObservation } from '../observation.ts';
+import { htmlTags, htmlTitle } from './html.ts';
+import { isObject, num, obj, str } from './read-lines.ts';
+import { serverHeaderSoftware } from './software.ts';
+import { handshakeTls } from './tls-handshake.ts';
+
+export type HeaderMap = Record<string, string[]>;
+
+/**
+ * zgrab2 header maps (`{"content_type": ["text/html"], "unknown": [{"key": "X-Foo", "value": [...]}]}`)
+ * with Censys keys (`Content_Type`, `X_Foo`). Values are kept as arrays of strings.
+ */
+export function zgrabHeaders(v: unknown): HeaderMap {
+  const out: HeaderMap = {};
+  const add = (name: string, values: unknown): void => {
+    const list = (Array.isArray(values) ? values : [values]).filter((x): x is string => typeof x === 'string');
+    if (list.length === 0 || name === '') return;
+    const key = canonicalHeaderKey(name);
+    (out[key] ??= []).push(...list);
+  };
+  const h = obj(v);
+  if (!h) return out;
+  for (const [name, values] of Object.entries(h)) {
+    if (name === 'unknown' && Array.isArray(values)) {
+      for (const u of values) if (isObject(u) && typeof u.key === 'string') add(u.key, u.value);
+      continue;
+    }
+    add(name, values);
+  }
+  return out;
+}
+
+export interface HttpMapping {
+  readonly http: Record<string, unknown>;
+  readonly tls?: TlsObservation;
+  readonly https: boolean;
+  readonly banner?: string;
+  readonly software: SoftwareObservation[];
+  /** Port named in the request URL (`http://1.2.3.4:8080/`), when any. */
+  readonly urlPort?: number;
+}
+
+function requestUri(url: Record<string, unknown> | undefined, host: string | undefined): string | undefined {
+  if (!url) return undefined;
+  const scheme = str(url.scheme) ?? 'http';
+  const h = str(url.host) ?? host;
+  if (!h) return undefined;
+  return `${scheme}://${h}${str(url.path) ?? '/'}${url.raw_query ? `?${String(url.raw_query)}` : ''}`;
+}
+
+function headerBanner(protocol: string | undefined, statusLine: string | undefined, headers: HeaderMap): string | undefined {
+  if (!statusLine) return undefined;
+  let text = `${protocol ?? 'HTTP/1.1'} ${statusLine}\r\n`;
+  for (const [k, values] of Object.entries(headers)) {
+    for (const value of values) text += `${k.replace(/_/g, '-')}: ${value}\r\n`;
+  }
+  return text;
+}
+
+/** The zgrab2 http module's `result` in the Censys `http` shape. */
+export function mapHttpResult(result: Record<string, unknown>): HttpMapping | undefined {
+  const response = obj(result.response);
+  if (!response) return undefined;
+  const request = obj(response.request);
+  const url = obj(request?.url);
+  const headers = zgrabHeaders(response.headers);
+  const statusCode = num(response.status_code);
+  const statusLine = str(response.status_line);
+  const protocol = str(obj(response.protocol)?.name);
+  const body = typeof response.body === 'string' ? response.body : undefined;
+
+  const res: Record<string, unknown> = {};
+  if (protocol) res.protocol = protocol;
+  if (statusCode !== undefined) res.status_code = statusCode;
+  if (statusLine) {
+    const reason = statusLine.replace(/^\s*\d{3}\s*/, '').trim();
+    if (reason !== '') res.status_reason = reason;
+  }
+  res.headers = headers;
+  if (body !== undefined) {
+    res.body = body;
+    const bytes = Buffer.from(body, 'utf8');
+    res.body_size = bytes.length;
+    const sha1 = createHash('sha1').update(bytes).digest('hex');
+    const sha256 = str(response.body_sha256) ?? createHash('sha256').update(bytes).digest('hex');
+    res.body_hash = `sha1:${sha1}`;
+    res.body_hashes = [`sha1:${sha1}`, `sha256:${sha256}`];
+    const title = htmlTitle(body);
+    if (title) res.html_title = title;
+    const tags = htmlTags(body);
+    if (tags.length > 0) res.html_tags = tags;
+  }
+
+  const req: Record<string, unknown> = {};
+  const method = str(request?.method);
+  if (method) req.method = method;
+  const uri = requestUri(url, str(request?.host));
+  if (uri) req.uri = uri;
+  if (request?.headers) req.headers = zgrabHeaders(request.headers);
+
+  const tls = handshakeTls(obj(request?.tls_log)?.handshake_log);
+  const software: SoftwareObservation[] = [];
+  for (const server of headers.Server ?? []) software.push(...serverHeaderSoftware(server));
+  for (const powered of headers.X_Powered_By ?? []) software.push(...serverHeaderSoftware(powered));
+
+  const hostPort = str(url?.host)?.match(/:(\d+)$/);
+  const urlPort = hostPort ? Number(hostPort[1]) : undefined;
+  const banner = headerBanner(protocol, statusLine ?? (statusCode !== undefined ? String(statusCode) : undefined), headers);
+  return {
+    http: { request: req, response: res },
+    ...(tls ? { tls } : {}),
+    https: tls !== undefined || str(url?.scheme) === 'https',
+    ...(banner ? { banner } : {}),
+    software,
+    ...(urlPort && urlPort <= 65535 ? { urlPort } : {}),
+  };
+}
+
