@@ -9,6 +9,7 @@ import { EXIT } from '../cli/exit-codes.ts';
 import { serveCommand } from '../cli/serve-command.ts';
 import { importCommand, UsageError } from '../cli/import-command.ts';
 import { demoCommand } from '../cli/demo-command.ts';
+import { ingestCommand } from '../cli/ingest-command.ts';
 import { usersCreate, usersDelete, usersList, usersRotate } from '../cli/users-command.ts';
 
 function count(value: string): number {
@@ -66,6 +67,19 @@ storeOptions(
     .argument('<file>', 'JSON lines file, or - for standard input'),
 ).action(async (file: string, flags) => {
   process.exitCode = await importCommand(config(flags), flags.index, file);
+});
+
+storeOptions(
+  program
+    .command('ingest')
+    .description('ingest scanner output and certificates (zgrab2, masscan, nmap XML, naabu/httpx/tlsx, PEM/DER/PKCS#7, CT entries; gzip accepted)')
+    .option('-f, --format <format>', 'input format, or auto to detect it from each input', 'auto')
+    .option('-n, --dry-run', 'parse and merge against current data, report, write nothing')
+    .option('--batch-size <n>', 'records per store transaction', count, 1000)
+    .option('--service-expiry <duration>', 'remove services not observed for this long (e.g. 7d, 36h)', '7d')
+    .argument('<files...>', 'input files, or - for standard input'),
+).action(async (files: string[], flags) => {
+  process.exitCode = await ingestCommand(config(flags), files, flags);
 });
 
 storeOptions(

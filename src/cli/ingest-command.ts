@@ -1,0 +1,95 @@
+/**
+ * `periscope ingest [--format auto|NAME] [--dry-run] [--batch-size N] [--service-expiry 7d] FILE…|-`
+ *
+ * Streams scanner output and certificates through the ingest pipeline into the store. The
+ * command writes to the store only: the engine is rebuilt from the store when the server starts,
+ * and indexing here would hold every ingested host in this process's memory.
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { Transform, type Readable } from 'node:stream';
+import type { Config } from '../main/config.ts';
+import { openRuntime } from '../main/runtime.ts';
+import { sharedEnricher } from '../ingest/enrich/index.ts';
+import {
+  DEFAULT_SERVICE_EXPIRY_MS,
+  checkFormat,
+  formatNames,
+  formatSummary,
+  ingestStream,
+  parseDuration,
+  type IngestInput,
+} from '../ingest/pipeline/index.ts';
+import { EXIT } from './exit-codes.ts';
+import { startProgress } from './progress.ts';
+import { UsageError } from './import-command.ts';
+
+export interface IngestFlags {
+  format?: string;
+  dryRun?: boolean;
+  batchSize?: number;
+  serviceExpiry?: string;
+}
+
+/** Rejected records printed to stderr; the summary counts all of them. */
+const PRINTED_REJECTIONS = 1000;
+
+function counting(onBytes: (n: number) => void): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      onBytes(chunk.length);
+      done(null, chunk);
+    },
+  });
+}
+
+export async function ingestCommand(config: Config, files: readonly string[], flags: IngestFlags): Promise<number> {
+  if (files.length === 0) throw new UsageError('name at least one FILE, or - for standard input');
+  const format = checkFormat(flags.format);
+  if (!format.ok) throw new UsageError(`${format.error}; known formats: auto, ${formatNames().join(', ')}`);
+  const expiry = flags.serviceExpiry === undefined ? DEFAULT_SERVICE_EXPIRY_MS : parseDuration(flags.serviceExpiry);
+  if (expiry === undefined || expiry <= 0) throw new UsageError(`--service-expiry: expected a duration such as 7d or 36h, got '${flags.serviceExpiry}'`);
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be named only once');
+  let totalBytes = 0;
+  for (const f of files) {
+    if (f === '-') continue;
+    if (!existsSync(f) || !statSync(f).isFile()) throw new UsageError(`${f}: no such file`);
+    totalBytes += statSync(f).size;
+  }
+  const sized = !files.includes('-');
+  let bytes = 0;
+  const inputs: IngestInput[] = files.map((f) => ({
+    name: f === '-' ? 'stdin' : f,
+    open: (): Readable => (f === '-' ? process.stdin : createReadStream(f)).pipe(counting((n) => (bytes += n))),
+  }));
+
+  const rt = await openRuntime(config);
+  try {
+    const progress = startProgress(flags.dryRun ? 'ingest (dry)' : 'ingest', sized ? totalBytes : 0);
+    const result = await ingestStream(inputs, flags.format, {
+      indexer: { put: (index, items) => rt.store.documents.putMany(index, items) },
+      store: rt.store,
+      enricher: sharedEnricher(),
+      now: () => new Date(),
+      dryRun: flags.dryRun,
+      batchSize: flags.batchSize,
+      serviceExpiryMs: expiry,
+      maxRejectedKept: PRINTED_REJECTIONS,
+      onProgress: (s) => (sized ? progress.update(bytes, totalBytes) : progress.update(s.records, s.records)),
+    });
+    progress.stop();
+    if (!result.ok) throw new UsageError(result.error);
+    const { summary, formats } = result.value;
+    for (const r of summary.rejected.kept) process.stderr.write(`${r.position}: rejected: ${r.reason}\n`);
+    if (summary.rejected.count > summary.rejected.kept.length) {
+      process.stderr.write(`… and ${summary.rejected.count - summary.rejected.kept.length} more rejected records\n`);
+    }
+    for (const f of formats) process.stdout.write(`${f.name}: ${f.format ?? 'format not recognised'}\n`);
+    process.stdout.write(formatSummary(summary));
+    if (!summary.dryRun && summary.hosts.created + summary.hosts.updated + summary.certificates.new > 0) {
+      process.stdout.write('A running server picks these up when it restarts (or push to its ingest endpoint instead).\n');
+    }
+    return summary.rejected.count > 0 ? EXIT.partial : EXIT.ok;
+  } finally {
+    await rt.close();
+  }
+}

@@ -1,0 +1,25 @@
+import { ipText } from '../../lib/ip.ts';
+import type { HostObservation } from '../observation.ts';
+
+/** The identity of a host document: the IP, or `ip+name` for a named virtual host. */
+export interface HostId {
+  readonly id: string;
+  readonly ip: string;
+  readonly name?: string;
+}
+
+/** Virtual host names: lower case, no trailing dot; a name that is the IP itself is no name. */
+function virtualName(name: string | undefined, ip: string): string | undefined {
+  if (name === undefined) return undefined;
+  const n = name.trim().toLowerCase().replace(/\.$/, '');
+  if (n === '' || n === ip || ipText(n) === ip) return undefined;
+  return n;
+}
+
+export function hostIdOf(obs: Pick<HostObservation, 'ip' | 'name'>): { ok: true; value: HostId } | { ok: false; reason: string } {
+  const ip = typeof obs.ip === 'string' ? ipText(obs.ip) : undefined;
+  if (!ip) return { ok: false, reason: `not an IP address: ${JSON.stringify(obs.ip)}` };
+  const name = virtualName(obs.name, ip);
+  if (name !== undefined && /[\s+/]/.test(name)) return { ok: false, reason: `bad virtual host name: ${JSON.stringify(obs.name)}` };
+  return { ok: true, value: name ? { id: `${ip}+${name}`, ip, name } : { id: ip, ip } };
+}

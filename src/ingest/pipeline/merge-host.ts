@@ -1,0 +1,264 @@
+/**
+ * One observation merged into a host document (Censys host schema, contract §3.1).
+ *
+ * Rules, in the order they apply:
+ * - Services are keyed by port + transport. Each service remembers when it was last observed
+ *   (`observed_at`); an observation older than that leaves the service alone, so a late
+ *   observation never rolls a newer service back.
+ * - An open service observation with a different identified `service_name` than the known one
+ *   replaces the service entirely (the port now speaks something else).
+ * - Otherwise the observation overlays the known service: what it carries replaces the old value
+ *   (banner, software, labels, tls + certificate; its protocol sub-objects replace all the old
+ *   ones together), what it does not carry is kept. A bare "open" (masscan, naabu) therefore
+ *   refreshes `observed_at` and `perspective_id` but keeps the banner and protocol data a
+ *   richer scan found. An unidentified observation keeps the known `service_name`.
+ * - A closed observation removes the service (unless the service was observed later).
+ * - Services last observed more than `serviceExpiryMs` before the newest time the document has
+ *   seen (this observation or its last update) are removed as expired.
+ * - Host-level data (operating system, reverse DNS) follows the newest observation; forward DNS
+ *   names and host labels accumulate (a scan that does not resolve names says nothing about them).
+ * - `autonomous_system` and `location` come from enrichment of the IP, never for virtual hosts.
+ * - `last_updated_at` moves to the observation time only when the content changed; an unchanged
+ *   merge returns the current document itself, so merging the same observation twice is a no-op.
+ */
+import { canonicalJson } from '../../store/canonical-json.ts';
+import { parseTimestamp, isoTime } from '../../lib/time.ts';
+import type { Enrichment } from '../enrich/index.ts';
+import type { CertificateDocument } from '../x509/index.ts';
+import type { HostObservation, ServiceObservation, SoftwareObservation, TlsObservation } from '../observation.ts';
+import { serviceByPort } from './service-names-by-port.ts';
+import { formatCpe23, parseCpe } from './cpe.ts';
+import { hostIdOf } from './host-id.ts';
+
+export type HostDoc = Record<string, unknown>;
+type Json = Record<string, unknown>;
+
+export interface MergeContext {
+  enrich(ip: string): Enrichment | undefined;
+  serviceExpiryMs: number;
+  /** SHA-256 (lower-case hex) of a DER certificate. */
+  certificateFingerprint(der: Uint8Array): string;
+  /** The parsed certificate, for `tls.certificates.leaf_data`; undefined when it does not parse. */
+  certificate?(der: Uint8Array): CertificateDocument | undefined;
+}
+
+/** Service keys that are not protocol sub-objects. */
+const BASE_KEYS = new Set([
+  'port', 'transport_protocol', 'service_name', 'extended_service_name', 'observed_at', 'perspective_id', 'banner',
+  'banner_hex', 'banner_hashes', 'software', 'labels', '_decoded', '_encoding', 'certificate', 'tls', 'source_ip',
+  'truncated', 'jarm', 'transport_fingerprint', 'discovery_method',
+]);
+
+function timeOf(text: unknown): number {
+  return typeof text === 'string' ? (parseTimestamp(text) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
+}
+
+function serviceKey(port: unknown, transport: unknown): string {
+  return `${String(port)}/${String(transport)}`;
+}
+
+function sortedUnique(values: Iterable<string>): string[] {
+  return [...new Set(values)].sort();
+}
+
+function cleanName(name: string): string {
+  return name.trim().toLowerCase().replace(/\.$/, '');
+}
+
+export function perspectiveOf(source: string): string {
+  return `PERSPECTIVE_${source.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+}
+
+/** A software observation in the Censys shape (`uniform_resource_identifier` is CPE 2.3). */
+export function softwareDoc(sw: SoftwareObservation, source: string): Json {
+  const parsed = sw.cpe ? parseCpe(sw.cpe) : undefined;
+  const known = (v: string | undefined) => (v && v !== '*' && v !== '-' ? v : undefined);
+  const part = sw.part ?? known(parsed?.part);
+  const vendor = sw.vendor ?? known(parsed?.vendor);
+  const product = sw.product ?? known(parsed?.product);
+  const version = sw.version ?? known(parsed?.version);
+  const out: Json = {
+    uniform_resource_identifier: formatCpe23({ ...parsed, part: part ?? '*', vendor: vendor ?? '*', product: product ?? '*', version: version ?? '*' }),
+  };
+  if (part) out.part = part;
+  if (vendor) out.vendor = vendor;
+  if (product) out.product = product;
+  if (version) out.version = version;
+  for (const k of ['update', 'edition', 'language', 'sw_edition', 'target_sw', 'target_hw'] as const) {
+    const v = known(parsed?.[k]);
+    if (v) out[k] = v;
+  }
+  const other = Object.entries(sw.other ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (other.length > 0) out.other = other.map(([key, value]) => ({ key, value }));
+  out.source = source;
+  return out;
+}
+
+function leafData(fp: string, cert: CertificateDocument | undefined): Json | undefined {
+  if (!cert) return undefined;
+  const p = cert.parsed;
+  const ski = p.subject_key_info;
+  const bits = ski.rsa?.length ?? ski.ecdsa?.length;
+  const out: Json = {
+    fingerprint: fp,
+    names: cert.names,
+    subject_dn: p.subject_dn,
+    issuer_dn: p.issuer_dn,
+    subject: p.subject,
+    issuer: p.issuer,
+    pubkey_algorithm: ski.key_algorithm.name,
+    tbs_fingerprint: cert.tbs_fingerprint_sha256,
+    signature: { signature_algorithm: p.signature.signature_algorithm.name, self_signed: p.signature.self_signed },
+  };
+  if (bits !== undefined) out.pubkey_bit_size = bits;
+  return out;
+}
+
+function tlsDoc(tls: TlsObservation, ctx: MergeContext): { tls: Json; certificate?: string } {
+  const out: Json = {};
+  if (tls.versionSelected) out.version_selected = tls.versionSelected;
+  if (tls.cipherSelected) out.cipher_selected = tls.cipherSelected;
+  if (tls.ja3s) out.ja3s = tls.ja3s;
+  if (tls.ja4s) out.ja4s = tls.ja4s;
+  if (tls.chain.length === 0) return { tls: out };
+  const fps = tls.chain.map((der) => ctx.certificateFingerprint(der));
+  const certs: Json = { leaf_fp_sha_256: fps[0], chain_fps_sha_256: fps.slice(1) };
+  const leaf = leafData(fps[0], ctx.certificate?.(tls.chain[0]));
+  if (leaf) certs.leaf_data = leaf;
+  if (tls.chain.length > 1 && ctx.certificate) {
+    const chain: Json[] = [];
+    for (let i = 1; i < tls.chain.length; i++) {
+      const c = ctx.certificate(tls.chain[i]);
+      chain.push(c ? { fingerprint: fps[i], subject_dn: c.parsed.subject_dn, issuer_dn: c.parsed.issuer_dn } : { fingerprint: fps[i] });
+    }
+    certs.chain = chain;
+  }
+  out.certificates = certs;
+  return { tls: out, certificate: fps[0] };
+}
+
+function decodedName(protocols: readonly string[], serviceName: string): string | undefined {
+  if (protocols.length === 0) return undefined;
+  const wanted = serviceName.toLowerCase();
+  return protocols.includes(wanted) ? wanted : [...protocols].sort()[0];
+}
+
+/** The service an open observation describes, on top of what was known (see the rules above). */
+function mergeService(old: Json | undefined, s: ServiceObservation, observedAt: string, obs: HostObservation, ctx: MergeContext): Json {
+  const identified = s.serviceName && s.serviceName !== 'UNKNOWN' ? s.serviceName.toUpperCase() : undefined;
+  const keep = old && (!identified || old.service_name === identified) ? old : undefined;
+  const out: Json = keep ? { ...keep } : {};
+  out.port = s.port;
+  out.transport_protocol = s.transport;
+  out.observed_at = observedAt;
+  out.perspective_id = perspectiveOf(obs.source);
+  const byPort = serviceByPort(s.port);
+  const serviceName =
+    identified ?? (typeof keep?.service_name === 'string' ? keep.service_name : undefined) ?? s.serviceName?.toUpperCase() ?? byPort.serviceName;
+  out.service_name = serviceName;
+  if (s.banner !== undefined) out.banner = s.banner;
+  if (s.software && s.software.length > 0) out.software = s.software.map((sw) => softwareDoc(sw, 'OSI_APPLICATION_LAYER'));
+  if (s.labels && s.labels.length > 0) out.labels = sortedUnique(s.labels);
+  if (s.protocols && Object.keys(s.protocols).length > 0) {
+    for (const k of Object.keys(out)) if (!BASE_KEYS.has(k)) delete out[k];
+    for (const [k, v] of Object.entries(s.protocols)) if (v !== undefined && !BASE_KEYS.has(k)) out[k] = v;
+  }
+  if (s.tls) {
+    const t = tlsDoc(s.tls, ctx);
+    out.tls = t.tls;
+    if (t.certificate) out.certificate = t.certificate;
+    else delete out.certificate;
+  }
+  const protocolKeys = Object.keys(out).filter((k) => !BASE_KEYS.has(k));
+  const decoded = decodedName(protocolKeys, serviceName);
+  if (decoded) out._decoded = decoded;
+  else delete out._decoded;
+  // The extended name follows the data: HTTP with TLS is HTTPS whatever the port says.
+  let extended = s.extendedServiceName?.toUpperCase();
+  if (!extended && serviceName === 'HTTP' && out.tls) extended = 'HTTPS';
+  if (!extended && typeof keep?.extended_service_name === 'string' && (!s.serviceName || keep.service_name === serviceName) && !s.tls) {
+    extended = keep.extended_service_name;
+  }
+  if (!extended) extended = byPort.serviceName === serviceName ? byPort.extendedServiceName : serviceName;
+  out.extended_service_name = extended;
+  return out;
+}
+
+function compareServices(a: Json, b: Json): number {
+  const pa = Number(a.port);
+  const pb = Number(b.port);
+  if (pa !== pb) return pa - pb;
+  const ta = String(a.transport_protocol);
+  const tb = String(b.transport_protocol);
+  return ta < tb ? -1 : ta > tb ? 1 : 0;
+}
+
+function withoutUpdatedAt(doc: HostDoc): HostDoc {
+  const { last_updated_at: _ignored, ...rest } = doc;
+  return rest;
+}
+
+/**
+ * Merges `obs` into `current` (undefined for a new host). Returns `current` itself when nothing
+ * changes. The observation must have a valid IP and time (the pipeline rejects the others first).
+ */
+export function mergeObservation(current: HostDoc | undefined, obs: HostObservation, ctx: MergeContext): HostDoc {
+  const parsedId = hostIdOf(obs);
+  if (!parsedId.ok) throw new Error(`mergeObservation: ${parsedId.reason}`);
+  const id = parsedId.value;
+  const obsMs = timeOf(obs.observedAt);
+  const observedAt = isoTime(obsMs);
+  const lastMs = timeOf(current?.last_updated_at);
+  // Host-level fields follow the newest observation only.
+  const newest = obsMs >= lastMs;
+  const out: HostDoc = current ? { ...current } : {};
+  out.ip = id.ip;
+  if (id.name) out.name = id.name;
+
+  const services = new Map<string, Json>();
+  for (const s of Array.isArray(current?.services) ? (current.services as Json[]) : []) {
+    services.set(serviceKey(s.port, s.transport_protocol), s);
+  }
+  for (const s of obs.services) {
+    const key = serviceKey(s.port, s.transport);
+    const old = services.get(key);
+    if (old && timeOf(old.observed_at) > obsMs) continue;
+    if (s.state === 'closed') services.delete(key);
+    else services.set(key, mergeService(old, s, observedAt, obs, ctx));
+  }
+  const horizon = Math.max(obsMs, lastMs) - ctx.serviceExpiryMs;
+  for (const [key, s] of services) if (timeOf(s.observed_at) < horizon) services.delete(key);
+  out.services = [...services.values()].sort(compareServices);
+
+  if (!id.name) {
+    const dns: Json = current?.dns && typeof current.dns === 'object' ? { ...(current.dns as Json) } : {};
+    const oldNames = Array.isArray(dns.names) ? (dns.names as string[]) : [];
+    const names = sortedUnique([...oldNames, ...(obs.names ?? []).map(cleanName).filter((n) => n.length > 0)]);
+    if (names.length > 0) dns.names = names;
+    if (newest && obs.reverseDns && obs.reverseDns.length > 0) {
+      const rdns = sortedUnique(obs.reverseDns.map(cleanName).filter((n) => n.length > 0));
+      const old = dns.reverse_dns as Json | undefined;
+      if (canonicalJson(old?.names) !== canonicalJson(rdns)) dns.reverse_dns = { names: rdns, resolved_at: observedAt };
+    }
+    if (Object.keys(dns).length > 0) out.dns = dns;
+    const enrichment = ctx.enrich(id.ip);
+    if (enrichment?.autonomous_system) out.autonomous_system = enrichment.autonomous_system;
+    else delete out.autonomous_system;
+    if (enrichment?.location) out.location = enrichment.location;
+    else delete out.location;
+  } else {
+    // Contract §3.1: virtual hosts carry no location, routing or DNS data.
+    delete out.dns;
+    delete out.autonomous_system;
+    delete out.location;
+  }
+  if (newest && obs.operatingSystem) {
+    out.operating_system = softwareDoc(obs.operatingSystem, obs.source === 'nmap' ? 'OSI_TRANSPORT_LAYER' : 'OSI_APPLICATION_LAYER');
+  }
+  const labels = sortedUnique([...(Array.isArray(current?.labels) ? (current.labels as string[]) : []), ...(obs.labels ?? [])]);
+  if (labels.length > 0) out.labels = labels;
+
+  if (current && canonicalJson(withoutUpdatedAt(out)) === canonicalJson(withoutUpdatedAt(current))) return current;
+  out.last_updated_at = isoTime(Math.max(obsMs, lastMs));
+  return out;
+}

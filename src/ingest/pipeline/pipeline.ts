@@ -1,0 +1,344 @@
+/**
+ * The ingest pipeline: records from any source become host and certificate documents.
+ *
+ * Records are taken in batches. For each batch: host observations are validated and grouped by
+ * host id in time order; every certificate the batch mentions (TLS chains, certificate records)
+ * is parsed once; the current documents of the batch's certificates and hosts are read in one
+ * query each; observations are merged; certificates are written, then hosts (so a host's index
+ * document can embed the certificate it presents). Each index's writes for a batch are one store
+ * transaction, so an interrupted ingest leaves whole batches, and because merges are idempotent
+ * running the same input again completes the job without new versions.
+ *
+ * An observation older than a host's current version is merged into the version current at its
+ * time and written at its time: history gains the state it saw, the current view does not move.
+ */
+import { createHash } from 'node:crypto';
+import type { IndexName } from '../../model/field-def.ts';
+import type { PutResult, Store, StoredDocument } from '../../store/store.ts';
+import { parseTimestamp, isoTime } from '../../lib/time.ts';
+import { parseCertificate, type CertificateDocument } from '../x509/index.ts';
+import type { Enrichment } from '../enrich/index.ts';
+import type { CertificateObservation, HostObservation, IngestRecord } from '../observation.ts';
+import { hostIdOf, type HostId } from './host-id.ts';
+import { mergeObservation, type HostDoc, type MergeContext } from './merge-host.ts';
+import { compareServices, type ServiceChanges } from './compare-services.ts';
+
+/** What the pipeline writes through: Indexer.put (store, then engine), or the store alone. */
+export interface DocumentWriter {
+  put(index: IndexName, items: readonly { id: string; doc: Record<string, unknown>; observedAt: string }[]): Promise<PutResult[]>;
+}
+
+export interface IngestDeps {
+  readonly indexer: DocumentWriter;
+  readonly store: Store;
+  readonly enricher: { enrich(ip: string): Enrichment | undefined };
+  readonly now: () => Date;
+  /** Parse and merge against current data, write nothing. */
+  readonly dryRun?: boolean;
+  /** Records per batch (default 1,000). */
+  readonly batchSize?: number;
+  /** A service not observed for this long is removed (default 7 days). */
+  readonly serviceExpiryMs?: number;
+  /** Rejected records kept in the summary (default 10,000); the rest are only counted. */
+  readonly maxRejectedKept?: number;
+  readonly onProgress?: (summary: IngestSummary) => void;
+}
+
+export interface RejectedRecord {
+  readonly position: string;
+  readonly reason: string;
+}
+
+export interface IngestSummary {
+  records: number;
+  hostObservations: number;
+  certificateObservations: number;
+  hosts: { created: number; updated: number; unchanged: number; historyUpdated: number };
+  services: ServiceChanges;
+  certificates: { new: number; seenAgain: number };
+  rejected: { count: number; kept: RejectedRecord[] };
+  dryRun: boolean;
+}
+
+export const DEFAULT_SERVICE_EXPIRY_MS = 7 * 24 * 3600 * 1000;
+export const DEFAULT_BATCH_SIZE = 1000;
+
+export function emptySummary(dryRun = false): IngestSummary {
+  return {
+    records: 0,
+    hostObservations: 0,
+    certificateObservations: 0,
+    hosts: { created: 0, updated: 0, unchanged: 0, historyUpdated: 0 },
+    services: { added: 0, changed: 0, removed: 0 },
+    certificates: { new: 0, seenAgain: 0 },
+    rejected: { count: 0, kept: [] },
+    dryRun,
+  };
+}
+
+export function sha256Hex(der: Uint8Array): string {
+  return createHash('sha256').update(der).digest('hex');
+}
+
+interface HostItem {
+  readonly id: HostId;
+  readonly obs: HostObservation;
+  readonly ms: number;
+  readonly seq: number;
+}
+
+/** Everything a batch says about one certificate. */
+interface CertSighting {
+  readonly fp: string;
+  readonly der: Uint8Array;
+  inScan: boolean;
+  /** Earliest time the batch saw it (observation or CT time); undefined when no record had one. */
+  firstMs?: number;
+  lastMs?: number;
+  readonly ct: Map<string, { index: number; added_to_ct_at: string }>;
+}
+
+function validateHost(obs: HostObservation): string | undefined {
+  if (!obs || typeof obs !== 'object') return 'not a host observation';
+  if (typeof obs.observedAt !== 'string' || parseTimestamp(obs.observedAt) === undefined) return `bad observation time: ${JSON.stringify(obs.observedAt)}`;
+  if (!Array.isArray(obs.services)) return 'services missing';
+  for (const s of obs.services) {
+    if (!Number.isInteger(s.port) || s.port < 0 || s.port > 65535) return `bad port: ${JSON.stringify(s.port)}`;
+    if (s.transport !== 'TCP' && s.transport !== 'UDP' && s.transport !== 'QUIC') return `bad transport: ${JSON.stringify(s.transport)}`;
+    if (s.state !== 'open' && s.state !== 'closed') return `bad service state: ${JSON.stringify(s.state)}`;
+  }
+  return undefined;
+}
+
+class BatchRunner {
+  readonly summary: IngestSummary;
+  private readonly expiryMs: number;
+  private readonly keepRejected: number;
+
+  constructor(private readonly deps: IngestDeps) {
+    this.summary = emptySummary(!!deps.dryRun);
+    this.expiryMs = deps.serviceExpiryMs ?? DEFAULT_SERVICE_EXPIRY_MS;
+    this.keepRejected = deps.maxRejectedKept ?? 10_000;
+  }
+
+  reject(position: string, reason: string): void {
+    this.summary.rejected.count++;
+    if (this.summary.rejected.kept.length < this.keepRejected) this.summary.rejected.kept.push({ position, reason });
+  }
+
+  async run(records: readonly IngestRecord[]): Promise<void> {
+    const hosts: HostItem[] = [];
+    const certRecords: { position: string; cert: CertificateObservation }[] = [];
+    let seq = 0;
+    for (const r of records) {
+      this.summary.records++;
+      if (r.kind === 'rejected') this.reject(r.position, r.reason);
+      else if (r.kind === 'host') {
+        this.summary.hostObservations++;
+        const bad = validateHost(r.host);
+        const id = bad === undefined ? hostIdOf(r.host) : undefined;
+        if (bad !== undefined) this.reject(r.position, bad);
+        else if (!id!.ok) this.reject(r.position, id!.reason);
+        else hosts.push({ id: id!.value, obs: r.host, ms: parseTimestamp(r.host.observedAt)!, seq: seq++ });
+      } else {
+        this.summary.certificateObservations++;
+        certRecords.push({ position: r.position, cert: r.certificate });
+      }
+    }
+
+    // Certificates: parse each distinct DER once.
+    const parsed = new Map<string, CertificateDocument | undefined>();
+    const fpOf = new WeakMap<Uint8Array, string>();
+    const fingerprint = (der: Uint8Array): string => {
+      let fp = fpOf.get(der);
+      if (!fp) fpOf.set(der, (fp = sha256Hex(der)));
+      return fp;
+    };
+    const parse = (der: Uint8Array): CertificateDocument | undefined => {
+      const fp = fingerprint(der);
+      if (!parsed.has(fp)) {
+        const r = parseCertificate(der, { now: this.deps.now() });
+        parsed.set(fp, r.ok ? r.doc : undefined);
+      }
+      return parsed.get(fp);
+    };
+    const sightings = new Map<string, CertSighting>();
+    const sight = (der: Uint8Array, ms: number | undefined, inScan: boolean): CertSighting | undefined => {
+      if (!parse(der)) return undefined;
+      const fp = fingerprint(der);
+      let s = sightings.get(fp);
+      if (!s) sightings.set(fp, (s = { fp, der, inScan: false, ct: new Map() }));
+      if (inScan) s.inScan = true;
+      if (ms !== undefined) {
+        s.firstMs = s.firstMs === undefined ? ms : Math.min(s.firstMs, ms);
+        s.lastMs = s.lastMs === undefined ? ms : Math.max(s.lastMs, ms);
+      }
+      return s;
+    };
+    for (const { position, cert } of certRecords) {
+      if (!(cert?.der instanceof Uint8Array)) {
+        this.reject(position, 'certificate record without DER bytes');
+        continue;
+      }
+      const ctMs = cert.ct ? parseTimestamp(cert.ct.timestamp) : undefined;
+      const s = sight(cert.der, ctMs, false);
+      if (!s) {
+        const r = parseCertificate(cert.der, { now: this.deps.now() });
+        this.reject(position, r.ok ? 'certificate not stored' : r.error);
+        continue;
+      }
+      if (cert.ct && ctMs !== undefined) s.ct.set(cert.ct.log, { index: cert.ct.index, added_to_ct_at: isoTime(ctMs) });
+      for (const issuer of cert.chain ?? []) sight(issuer, undefined, false);
+    }
+    for (const h of hosts) {
+      for (const svc of h.obs.services) for (const der of svc.tls?.chain ?? []) sight(der, h.ms, true);
+    }
+    await this.writeCertificates([...sightings.values()], parsed);
+
+    const ctx: MergeContext = {
+      enrich: (ip) => this.deps.enricher.enrich(ip),
+      serviceExpiryMs: this.expiryMs,
+      certificateFingerprint: fingerprint,
+      certificate: parse,
+    };
+    await this.mergeHosts(hosts, ctx);
+  }
+
+  private async writeCertificates(sightings: readonly CertSighting[], parsed: Map<string, CertificateDocument | undefined>): Promise<void> {
+    if (sightings.length === 0) return;
+    const existing = new Map<string, StoredDocument>();
+    for (const d of await this.deps.store.documents.getMany('certificates', sightings.map((s) => s.fp))) existing.set(d.id, d);
+    const nowMs = this.deps.now().getTime();
+    const items: { id: string; doc: Record<string, unknown>; observedAt: string }[] = [];
+    for (const s of sightings) {
+      const old = existing.get(s.fp);
+      if (old) this.summary.certificates.seenAgain++;
+      else this.summary.certificates.new++;
+      const next = mergeCertificate(old?.doc, parsed.get(s.fp)!, s, nowMs);
+      if (next === old?.doc) continue;
+      // A certificate's versions move forward: a late sighting updates the current document.
+      const at = Math.max(s.lastMs ?? s.firstMs ?? nowMs, old ? (parseTimestamp(old.validFrom) ?? 0) : 0);
+      items.push({ id: s.fp, doc: next, observedAt: isoTime(at) });
+    }
+    if (!this.deps.dryRun && items.length > 0) await this.deps.indexer.put('certificates', items);
+  }
+
+  private async mergeHosts(hosts: readonly HostItem[], ctx: MergeContext): Promise<void> {
+    if (hosts.length === 0) return;
+    const groups = new Map<string, HostItem[]>();
+    for (const h of hosts) {
+      const g = groups.get(h.id.id);
+      if (g) g.push(h);
+      else groups.set(h.id.id, [h]);
+    }
+    const current = new Map<string, StoredDocument>();
+    const ids = [...groups.keys()];
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const d of await this.deps.store.documents.getMany('hosts', ids.slice(i, i + 500))) current.set(d.id, d);
+    }
+    const items: { id: string; doc: Record<string, unknown>; observedAt: string }[] = [];
+    const late: HostItem[] = [];
+    for (const [id, group] of groups) {
+      group.sort((a, b) => a.ms - b.ms || a.seq - b.seq);
+      const before = current.get(id)?.doc;
+      let doc: HostDoc | undefined = before;
+      const lastMs = before ? (parseTimestamp(String(before.last_updated_at ?? '')) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
+      for (const h of group) {
+        if (h.ms < lastMs) {
+          late.push(h);
+          continue;
+        }
+        const next = mergeObservation(doc, h.obs, ctx);
+        if (next !== doc) items.push({ id, doc: next, observedAt: String(next.last_updated_at) });
+        doc = next;
+      }
+      if (!before && doc) this.summary.hosts.created++;
+      else if (doc !== before) this.summary.hosts.updated++;
+      else this.summary.hosts.unchanged++;
+      const changes = compareServices(before, doc);
+      this.summary.services.added += changes.added;
+      this.summary.services.changed += changes.changed;
+      this.summary.services.removed += changes.removed;
+    }
+    if (!this.deps.dryRun && items.length > 0) await this.deps.indexer.put('hosts', items);
+    // Late observations: rare; each one edits history at its own time.
+    for (const h of late) {
+      const at = isoTime(h.ms);
+      const then = await this.deps.store.documents.getAt('hosts', h.id.id, at);
+      const next = mergeObservation(then?.doc, h.obs, ctx);
+      if (next === then?.doc) continue;
+      if (this.deps.dryRun) {
+        this.summary.hosts.historyUpdated++;
+        continue;
+      }
+      const [r] = await this.deps.indexer.put('hosts', [{ id: h.id.id, doc: next, observedAt: at }]);
+      if (r.outcome !== 'unchanged') this.summary.hosts.historyUpdated++;
+    }
+  }
+}
+
+/**
+ * A certificate document with what this batch adds: first-seen time (`added_at`), whether it
+ * was seen in a scan, and CT log entries. Returns `old` itself when nothing is new. A stored
+ * document is kept as it is otherwise (re-parsing would only move time-dependent labels).
+ */
+export function mergeCertificate(
+  old: Record<string, unknown> | undefined,
+  fresh: CertificateDocument,
+  s: Pick<CertSighting, 'inScan' | 'firstMs' | 'lastMs' | 'ct'>,
+  nowMs: number,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = old ? { ...old } : { ...fresh };
+  let changed = !old;
+  const firstMs = s.firstMs ?? nowMs;
+  const oldAdded = typeof out.added_at === 'string' ? parseTimestamp(out.added_at) : undefined;
+  if (oldAdded === undefined || firstMs < oldAdded) {
+    out.added_at = isoTime(firstMs);
+    changed = true;
+  }
+  if (s.inScan && out.ever_seen_in_scan !== true) {
+    out.ever_seen_in_scan = true;
+    changed = true;
+  }
+  if (s.ct.size > 0) {
+    const ct = (out.ct && typeof out.ct === 'object' ? out.ct : {}) as { entries?: Record<string, unknown> };
+    const entries: Record<string, unknown> = { ...(ct.entries ?? {}) };
+    for (const [log, e] of s.ct) {
+      const prev = entries[log] as { index?: unknown; added_to_ct_at?: unknown } | undefined;
+      if (prev?.index === e.index && prev?.added_to_ct_at === e.added_to_ct_at) continue;
+      entries[log] = { index: e.index, added_to_ct_at: e.added_to_ct_at };
+      changed = true;
+    }
+    out.ct = { ...ct, entries };
+    if (!Array.isArray(out.labels) || !(out.labels as string[]).includes('ct')) {
+      out.labels = [...new Set([...((out.labels as string[] | undefined) ?? []), 'ct'])].sort();
+      changed = true;
+    }
+  }
+  if (!changed) return old!;
+  out.modified_at = isoTime(Math.max(s.lastMs ?? firstMs, firstMs));
+  return out;
+}
+
+/**
+ * Streams `records` through the pipeline. Memory holds one batch at a time (plus the kept
+ * rejected records), whatever the input size.
+ */
+export async function runIngest(records: AsyncIterable<IngestRecord>, deps: IngestDeps): Promise<IngestSummary> {
+  const runner = new BatchRunner(deps);
+  const size = Math.max(1, deps.batchSize ?? DEFAULT_BATCH_SIZE);
+  let batch: IngestRecord[] = [];
+  for await (const r of records) {
+    batch.push(r);
+    if (batch.length >= size) {
+      await runner.run(batch);
+      batch = [];
+      deps.onProgress?.(runner.summary);
+    }
+  }
+  if (batch.length > 0) {
+    await runner.run(batch);
+    deps.onProgress?.(runner.summary);
+  }
+  return runner.summary;
+}
