@@ -154,7 +154,7 @@ test('tags', () => {
   assert.deepEqual(out.tags_after_untag, []);
 });
 
-test('certificates: hosts presenting one, tags, comments, and the v1 endpoints', () => {
+test('certificates: hosts presenting one, tags, comments, and the v1 endpoints', async () => {
   // 2.1.9 returns (result.hosts, result.links).
   const [hosts, links] = out.hosts_by_cert;
   assert.ok(hosts.length > 0 && hosts.every((h: any) => typeof h.ip === 'string'));
@@ -167,6 +167,10 @@ test('certificates: hosts presenting one, tags, comments, and the v1 endpoints',
     assert.match(r['parsed.fingerprint_sha256'], /^[0-9a-f]{64}$/);
   }
   assert.equal(out.v1_metadata.count, out.v1_search.length);
+  const certCount = await server.rt.store.documents.count('certificates');
+  assert.ok(certCount > 100, 'more than one v1 page of certificates');
+  assert.equal(out.v1_all.length, certCount);
+  assert.equal(new Set(out.v1_all).size, certCount);
   assert.equal(out.v1_view.fingerprint_sha256, out.cert_fp);
   assert.ok(out.v1_report.results.length > 0);
   assert.equal(out.v1_bulk[out.cert_fp].fingerprint_sha256, out.cert_fp);

@@ -108,6 +108,8 @@ v1 = CensysCertificates(api_id=ID, api_secret=SECRET, url=URL + "/v1")
 domain = os.environ["PERISCOPE_DOMAIN"]
 v1_results = list(v1.search("parsed.names: " + domain, fields=["parsed.names", "parsed.fingerprint_sha256"], max_records=250))
 out["v1_search"] = v1_results
+# Every certificate, over several v1 pages of 100.
+out["v1_all"] = [r["parsed.fingerprint_sha256"] for r in v1.search("", fields=["parsed.fingerprint_sha256"])]
 out["v1_metadata"] = v1.metadata("parsed.names: " + domain)
 out["v1_view"] = v1.view(fp)
 out["v1_report"] = v1.report("", "parsed.issuer.organization", buckets=5)
