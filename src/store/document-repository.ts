@@ -18,6 +18,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { IndexName } from '../model/field-def.ts';
 import type { DocumentRepository, Json, PutResult, StoredDocument } from './store.ts';
 import { canonicalJson } from './canonical-json.ts';
+import { decodeNulFromPostgres, encodeNulForPostgres } from './pg-nul.ts';
 import { createHash } from 'node:crypto';
 import { parseJson, type Database, type Dialect } from './database.ts';
 import { isoTime } from './iso-time.ts';
@@ -55,7 +56,9 @@ function likeEscape(s: string): string {
 }
 
 function toStored(row: { id: string; version: number | string; doc: unknown; valid_from: string }): StoredDocument {
-  return { id: row.id, version: Number(row.version), doc: parseJson(row.doc) as Json, validFrom: row.valid_from };
+  // PostgreSQL hands jsonb back parsed; SQLite hands back text.
+  const doc = typeof row.doc === 'string' ? parseJson(row.doc) : decodeNulFromPostgres(row.doc);
+  return { id: row.id, version: Number(row.version), doc: doc as Json, validFrom: row.valid_from };
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -101,7 +104,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
       const text = canonicalJson(item.doc);
       return {
         id: item.id,
-        text,
+        text: this.#dialect === 'postgres' ? encodeNulForPostgres(text) : text,
         hash: createHash('sha256').update(text).digest('hex'),
         at: isoTime(item.observedAt),
       };

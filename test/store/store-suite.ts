@@ -41,6 +41,15 @@ export function runStoreSuite(name: string, open: () => Promise<Store>): void {
         assert.equal(await store.documents.get('certificates', '1.1.1.1'), undefined);
       });
 
+      it('keeps NUL bytes, private-use characters and backslashes in strings and keys exactly', async () => {
+        const tricky = ['a\u0000b', '\u0000', '\uE000', '\uE0000', '\uE000\u0000\uE000', '\\u0000', '\\\u0000', 'plain'];
+        const doc = { ip: '10.9.9.9', services: tricky.map((banner, port) => ({ port, banner })), ['k\u0000\uE000']: tricky };
+        assert.equal((await store.documents.put('hosts', '10.9.9.9', doc, T1)).outcome, 'created');
+        assert.deepEqual((await store.documents.get('hosts', '10.9.9.9'))!.doc, doc);
+        assert.deepEqual((await store.documents.history('hosts', '10.9.9.9'))[0].doc, doc);
+        assert.equal((await store.documents.put('hosts', '10.9.9.9', structuredClone(doc), T2)).outcome, 'unchanged');
+      });
+
       it('normalises observation times to millisecond UTC text', async () => {
         await store.documents.put('hosts', 'a', { x: 1 }, '2024-01-01T02:00:00+02:00');
         assert.equal((await store.documents.get('hosts', 'a'))?.validFrom, T1);
