@@ -8,6 +8,7 @@ import { certificateHosts, certificateObservations } from '../../search/host-his
 import { parseFingerprint } from '../../search/document-ids.ts';
 import { unwrap } from '../../lib/problem.ts';
 import { listParam, v2Result } from '../envelope.ts';
+import { searchParams } from '../search-params.ts';
 import { AggregateQuery, SearchBody, SearchQuery, StringOrList } from '../schemas.ts';
 
 const tags = ['Certificates'];
@@ -18,29 +19,13 @@ export async function certificateRoutes(app: FastifyInstance, ctx: SearchContext
   app.get<{ Querystring: Static<typeof SearchQuery> }>(
     '/v2/certificates/search',
     { schema: { tags, summary: 'Search certificates', querystring: SearchQuery }, config: { ...config, quota: true } },
-    async (req) => {
-      const q = req.query;
-      return v2Result(
-        await searchDocuments(ctx, 'certificates', { q: q.q, perPage: q.per_page, cursor: q.cursor, fields: listParam(q.fields), sort: listParam(q.sort) }),
-      );
-    },
+    async (req) => v2Result(await searchDocuments(ctx, 'certificates', searchParams(req.query))),
   );
 
   app.post<{ Body: Static<typeof SearchBody> }>(
     '/v2/certificates/search',
     { schema: { tags, summary: 'Search certificates (JSON body)', body: SearchBody }, config: { ...config, quota: true } },
-    async (req) => {
-      const b = req.body ?? {};
-      return v2Result(
-        await searchDocuments(ctx, 'certificates', {
-          q: b.q ?? undefined,
-          perPage: b.per_page ?? undefined,
-          cursor: b.cursor || undefined,
-          fields: listParam(b.fields ?? undefined),
-          sort: listParam(b.sort ?? undefined),
-        }),
-      );
-    },
+    async (req) => v2Result(await searchDocuments(ctx, 'certificates', searchParams(req.body))),
   );
 
   app.get<{ Querystring: Static<typeof AggregateQuery> }>(
