@@ -14,6 +14,7 @@ import { certificateRoutes } from './routes/certificates.ts';
 import { annotationRoutes } from './routes/annotations.ts';
 import { accountRoutes } from './routes/account.ts';
 import { v1CertificateRoutes } from './routes/v1-certificates.ts';
+import { adminIngestRoutes } from './routes/admin-ingest.ts';
 import './route-config.ts';
 
 export interface AppOptions {
@@ -59,6 +60,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await certificateRoutes(api, options.ctx);
       await annotationRoutes(api, options.ctx);
       await v1CertificateRoutes(api, options.ctx);
+      await adminIngestRoutes(api, options.ctx);
       api.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
     },
     { prefix: '/api' },

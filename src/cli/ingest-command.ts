@@ -6,7 +6,7 @@
  * and indexing here would hold every ingested host in this process's memory.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { Transform, type Readable } from 'node:stream';
+import { Transform, pipeline, type Readable } from 'node:stream';
 import type { Config } from '../main/config.ts';
 import { openRuntime } from '../main/runtime.ts';
 import { sharedEnricher } from '../ingest/enrich/index.ts';
@@ -59,7 +59,7 @@ export async function ingestCommand(config: Config, files: readonly string[], fl
   let bytes = 0;
   const inputs: IngestInput[] = files.map((f) => ({
     name: f === '-' ? 'stdin' : f,
-    open: (): Readable => (f === '-' ? process.stdin : createReadStream(f)).pipe(counting((n) => (bytes += n))),
+    open: (): Readable => pipeline(f === '-' ? process.stdin : createReadStream(f), counting((n) => (bytes += n)), () => undefined),
   }));
 
   const rt = await openRuntime(config);

@@ -3,7 +3,7 @@
  * first 64 KiB are read for format detection and then replayed, so the reader sees the whole
  * stream from its first byte.
  */
-import { PassThrough, Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { SNIFF_BYTES } from './detect-format.ts';
 
@@ -49,12 +49,9 @@ export async function openForIngest(input: Readable): Promise<PeekedInput> {
   const gzip = first.head.length >= 2 && first.head[0] === 0x1f && first.head[1] === 0x8b;
   let stream = first.stream;
   if (gzip) {
-    const gunzip = createGunzip();
-    const out = new PassThrough();
-    stream.pipe(gunzip).pipe(out);
-    // A corrupt gzip stream must reach the reader as an I/O error, not hang it.
-    gunzip.on('error', (e) => out.destroy(e));
-    stream = out;
+    // pipeline, not pipe: a source error or a corrupt gzip stream must reach the reader as an
+    // error instead of leaving it waiting.
+    stream = pipeline(first.stream, createGunzip(), () => undefined);
   }
   const second = await peek(stream, SNIFF_BYTES);
   return { head: second.head.subarray(0, SNIFF_BYTES), stream: second.stream, gzip };
