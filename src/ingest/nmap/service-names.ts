@@ -1,0 +1,62 @@
+/** nmap service names (nmap-services / -sV) → Censys `service_name`. */
+const NAMES: Readonly<Record<string, string>> = {
+  http: 'HTTP',
+  https: 'HTTP',
+  'http-proxy': 'HTTP',
+  'http-alt': 'HTTP',
+  'https-alt': 'HTTP',
+  'ssl/http': 'HTTP',
+  ssh: 'SSH',
+  smtp: 'SMTP',
+  smtps: 'SMTP',
+  submission: 'SMTP',
+  ftp: 'FTP',
+  ftps: 'FTP',
+  domain: 'DNS',
+  mysql: 'MYSQL',
+  postgresql: 'POSTGRES',
+  redis: 'REDIS',
+  'ms-wbt-server': 'RDP',
+  'microsoft-ds': 'SMB',
+  vnc: 'VNC',
+  telnet: 'TELNET',
+  imap: 'IMAP',
+  imaps: 'IMAP',
+  pop3: 'POP3',
+  pop3s: 'POP3',
+  ldap: 'LDAP',
+  ldaps: 'LDAP',
+  snmp: 'SNMP',
+  ntp: 'NTP',
+  mongodb: 'MONGODB',
+  mongod: 'MONGODB',
+  memcached: 'MEMCACHED',
+  'ms-sql-s': 'MSSQL',
+  'oracle-tns': 'ORACLE',
+  rtsp: 'RTSP',
+  sip: 'SIP',
+  mqtt: 'MQTT',
+  amqp: 'AMQP',
+  modbus: 'MODBUS',
+  bacnet: 'BACNET',
+  x11: 'X11',
+  pptp: 'PPTP',
+  ipp: 'IPP',
+  upnp: 'UPNP',
+  openvpn: 'OPENVPN',
+  'elasticsearch': 'ELASTICSEARCH',
+  'iec-104': 'IEC60870_5_104',
+  'dnp': 'DNP3',
+  'kerberos-sec': 'KERBEROS',
+  rdp: 'RDP',
+  unknown: 'UNKNOWN',
+  tcpwrapped: 'UNKNOWN',
+};
+
+/** Maps an nmap service name; names without a Censys equivalent become upper-case words. */
+export function censysServiceName(nmapName: string): string {
+  const known = NAMES[nmapName.toLowerCase()];
+  if (known) return known;
+  const word = nmapName.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return word === '' ? 'UNKNOWN' : word;
+}
