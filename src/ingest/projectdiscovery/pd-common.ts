@@ -1,16 +1,16 @@
 import type { Readable } from 'node:stream';
-import { parseIp } from '../../lib/ip.ts';
-import { isoTime, parseTimestamp } from '../../lib/time.ts';
+import { isoTime } from '../../lib/time.ts';
 import { pemToDer } from '../x509/index.ts';
 import type { IngestRecord, TlsObservation } from '../observation.ts';
 import { arr, isObject, readLines, str } from '../zgrab2/read-lines.ts';
 import { tlsVersionName } from '../zgrab2/tls-handshake.ts';
+import { normalIp, stampMs } from '../zgrab2/zgrab2-source.ts';
 
 /** Normal text of `text` when it is an IP address. */
 export function asIp(text: string | undefined): string | undefined {
   if (!text) return undefined;
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
-  return parseIp(bare)?.toString();
+  return normalIp(bare);
 }
 
 /** A DNS host name (not an IP, no scheme or port). */
@@ -29,8 +29,7 @@ export function asHostName(text: string | undefined): string | undefined {
 
 /** RFC 3339 time from the tools' Go timestamps (nanoseconds, zone offsets), else `now`. */
 export function observedAt(v: unknown, now: Date): string {
-  const t = typeof v === 'string' ? parseTimestamp(v) : undefined;
-  return isoTime(t ?? now);
+  return isoTime(stampMs(v) ?? now);
 }
 
 /** DERs of a PEM string or a list of PEM strings / objects carrying `certificate`. */

@@ -8,26 +8,47 @@ import { handshakeTls } from './tls-handshake.ts';
 
 export type HeaderMap = Record<string, string[]>;
 
+// Header names repeat across millions of records; their canonical keys are remembered.
+const keyCache = new Map<string, string>();
+function headerKey(name: string): string {
+  let key = keyCache.get(name);
+  if (key === undefined) {
+    key = canonicalHeaderKey(name);
+    if (keyCache.size < 4096) keyCache.set(name, key);
+  }
+  return key;
+}
+
+function addHeader(out: HeaderMap, name: string, values: unknown): void {
+  if (name === '') return;
+  if (typeof values === 'string') {
+    (out[headerKey(name)] ??= []).push(values);
+    return;
+  }
+  if (!Array.isArray(values)) return;
+  let list: string[] | undefined;
+  for (const v of values) {
+    if (typeof v !== 'string') continue;
+    list ??= out[headerKey(name)] ??= [];
+    list.push(v);
+  }
+}
+
 /**
  * zgrab2 header maps (`{"content_type": ["text/html"], "unknown": [{"key": "X-Foo", "value": [...]}]}`)
  * with Censys keys (`Content_Type`, `X_Foo`). Values are kept as arrays of strings.
  */
 export function zgrabHeaders(v: unknown): HeaderMap {
   const out: HeaderMap = {};
-  const add = (name: string, values: unknown): void => {
-    const list = (Array.isArray(values) ? values : [values]).filter((x): x is string => typeof x === 'string');
-    if (list.length === 0 || name === '') return;
-    const key = canonicalHeaderKey(name);
-    (out[key] ??= []).push(...list);
-  };
   const h = obj(v);
   if (!h) return out;
-  for (const [name, values] of Object.entries(h)) {
+  for (const name in h) {
+    const values = h[name];
     if (name === 'unknown' && Array.isArray(values)) {
-      for (const u of values) if (isObject(u) && typeof u.key === 'string') add(u.key, u.value);
+      for (const u of values) if (isObject(u) && typeof u.key === 'string') addHeader(out, u.key, u.value);
       continue;
     }
-    add(name, values);
+    addHeader(out, name, values);
   }
   return out;
 }

@@ -4,6 +4,7 @@
  * observation (plus one of the named virtual host when `domain` was given).
  */
 import type { Readable } from 'node:stream';
+import { isIP } from 'node:net';
 import { parseIp } from '../../lib/ip.ts';
 import { isoTime, parseTimestamp } from '../../lib/time.ts';
 import type { HostObservation, IngestRecord, IngestSource, ServiceObservation, SoftwareObservation, TlsObservation } from '../observation.ts';
@@ -22,6 +23,8 @@ const OPEN_STATUSES = new Set(['success']);
 const MISMATCH_STATUSES = new Set(['protocol-error', 'application-error', 'unknown-error']);
 const NOTHING_KNOWN = new Set(['connection-timeout', 'io-timeout']);
 export const ZGRAB2_STATUSES = ['success', 'connection-refused', 'connection-timeout', 'io-timeout', 'protocol-error', 'application-error', 'unknown-error'] as const;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 type ModuleOutcome =
   | { readonly kind: 'service'; readonly service: ServiceObservation }
@@ -98,17 +101,41 @@ function mapModule(name: string, mod: Record<string, unknown>, linePort: unknown
     tls = handshakeTls(obj(result.tls)?.handshake_log);
   }
 
-  const service: ServiceObservation = {
-    ...base,
-    state: 'open',
-    ...(serviceName ? { serviceName } : {}),
-    ...(extendedServiceName ? { extendedServiceName } : {}),
-    ...(banner !== undefined ? { banner } : {}),
-    ...(software.length > 0 ? { software } : {}),
-    ...(Object.keys(protocols).length > 0 ? { protocols } : {}),
-    ...(tls ? { tls } : {}),
-  };
+  // Built by assignment: conditional spreads cost more than the rest of the mapping on hot paths.
+  const service: Mutable<ServiceObservation> = { port, transport: info.transport, state: 'open' };
+  if (serviceName) service.serviceName = serviceName;
+  if (extendedServiceName) service.extendedServiceName = extendedServiceName;
+  if (banner !== undefined) service.banner = banner;
+  if (software.length > 0) service.software = software;
+  for (const _ in protocols) {
+    service.protocols = protocols;
+    break;
+  }
+  if (tls) service.tls = tls;
   return { kind: 'service', service };
+}
+
+/**
+ * IP text in normal form, or undefined. IPv4 must be a plain dotted quad (node's check, which also
+ * refuses leading zeros that other tools read as octal); IPv6 is compressed and lower-cased.
+ */
+export function normalIp(text: string): string | undefined {
+  const kind = isIP(text);
+  if (kind === 4) return text;
+  if (kind === 6) return parseIp(text)?.toString();
+  return undefined;
+}
+
+// Scan output repeats the same timestamps line after line; remembering the last one spares a parse.
+let lastStamp = '';
+let lastMs: number | undefined;
+export function stampMs(v: unknown): number | undefined {
+  if (typeof v !== 'string') return undefined;
+  if (v !== lastStamp) {
+    lastStamp = v;
+    lastMs = parseTimestamp(v);
+  }
+  return lastMs;
 }
 
 function latestTime(times: number[], now: Date): string {
@@ -120,8 +147,8 @@ export function mapZgrab2Line(value: unknown, position: string, now: Date, optio
   if (!isObject(value)) return [{ kind: 'rejected', position, reason: 'not a JSON object' }];
   const ipText = str(value.ip);
   if (!ipText) return [{ kind: 'rejected', position, reason: 'no "ip"' }];
-  const addr = parseIp(ipText);
-  if (!addr) return [{ kind: 'rejected', position, reason: `invalid ip "${ipText}"` }];
+  const ip = normalIp(ipText);
+  if (!ip) return [{ kind: 'rejected', position, reason: `invalid ip "${ipText}"` }];
   const data = obj(value.data);
   if (!data) return [{ kind: 'rejected', position, reason: 'no "data" object' }];
 
@@ -137,16 +164,16 @@ export function mapZgrab2Line(value: unknown, position: string, now: Date, optio
     if (outcome.kind === 'rejected') out.push({ kind: 'rejected', position, reason: outcome.reason });
     if (outcome.kind !== 'service') continue;
     services.push(outcome.service);
-    const t = typeof mod.timestamp === 'string' ? parseTimestamp(mod.timestamp) : undefined;
+    const t = stampMs(mod.timestamp);
     if (t !== undefined) times.push(t);
   }
   if (services.length === 0) return out;
-  const topTime = typeof value.timestamp === 'string' ? parseTimestamp(value.timestamp) : undefined;
+  const topTime = stampMs(value.timestamp);
   if (topTime !== undefined) times.push(topTime);
   const domain = str(value.domain);
   // A distribution named by a Server header or an SSH comment is the best OS evidence a banner scan has.
   const os = services.flatMap((sv) => sv.software ?? []).find((sw) => sw.part === 'o');
-  const host: HostObservation = { ip: addr.toString(), observedAt: latestTime(times, now), source: 'zgrab2', services, ...(os ? { operatingSystem: os } : {}) };
+  const host: HostObservation = { ip, observedAt: latestTime(times, now), source: 'zgrab2', services, ...(os ? { operatingSystem: os } : {}) };
   const hosts: IngestRecord[] = [{ kind: 'host', position, host: domain ? { ...host, names: [domain] } : host }];
   // With a domain, zgrab2 sent it as Host header and SNI: what it saw belongs to that virtual host.
   if (domain) hosts.push({ kind: 'host', position, host: { ...host, name: domain } });
