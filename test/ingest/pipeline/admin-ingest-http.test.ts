@@ -86,3 +86,10 @@ test('a gzip body is ingested; the hosts are searchable and viewable at once', a
   const again = await post('/api/admin/v1/ingest', BODY, `Bearer ${token}`, 'text/plain');
   assert.equal(again.json().hosts.unchanged, 2);
 });
+
+test('bodies beyond the API-wide 1 MiB limit are accepted', async () => {
+  const big = `${line('203.0.113.90')}\n${'\n'.repeat(2 * 1024 * 1024)}`;
+  const r = await post('/api/admin/v1/ingest?format=zgrab2', big);
+  assert.equal(r.statusCode, 200, r.body);
+  assert.equal(r.json().hosts.created, 1);
+});
