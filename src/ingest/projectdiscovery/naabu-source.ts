@@ -7,7 +7,7 @@ import type { HostObservation, IngestRecord, IngestSource, Transport } from '../
 import { jsonHead, mentionsKey, obj, str, validPort } from '../zgrab2/read-lines.ts';
 import { asHostName, asIp, observedAt, readJsonRecords } from './pd-common.ts';
 
-const OTHER_TOOLS_KEYS = ['data', 'url', 'probe_status', 'tls_version', 'status_code', 'fingerprint_hash', 'webserver'];
+const OTHER_TOOLS_KEYS = ['data', 'ports', 'url', 'probe_status', 'tls_version', 'status_code', 'fingerprint_hash', 'webserver'];
 
 function transportOf(v: unknown): Transport {
   if (typeof v === 'string') return v.toLowerCase() === 'udp' ? 'UDP' : 'TCP';

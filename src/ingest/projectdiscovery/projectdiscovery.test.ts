@@ -183,6 +183,7 @@ test('sniffing: each source claims its own fixture and no other', () => {
     assert.equal(s.sniff(Buffer.from('<?xml version="1.0"?><nmaprun/>')), false);
     assert.equal(s.sniff(Buffer.from('-----BEGIN CERTIFICATE-----\n')), false);
     assert.equal(s.sniff(Buffer.from('{"ip":"1.2.3.4","timestamp":"1","ports":[{"port":80}]}\n')), false, `${s.format} on masscan -oJ`);
+    assert.equal(s.sniff(Buffer.from('{"ip":"1.2.3.4","timestamp":"1","ports":[{"port":80')), false, `${s.format} on a cut masscan line`);
   }
 });
 

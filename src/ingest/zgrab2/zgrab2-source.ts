@@ -82,7 +82,7 @@ function mapModule(name: string, mod: Record<string, unknown>, linePort: unknown
       software = http.software;
       if (http.https) extendedServiceName = 'HTTPS';
     } else {
-      protocols = { http: {} };
+      protocols = {};
     }
   } else if (protocol === 'ssh') {
     const ssh = mapSshResult(result);
