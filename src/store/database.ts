@@ -81,6 +81,17 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface AsmSeedsTable {
+  id: IdColumn;
+  workspace_id: string;
+  type: string;
+  /** ASN numbers are kept as decimal text, like every other value. */
+  value: string;
+  label: string;
+  source: string;
+  created_on: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -91,6 +102,7 @@ export interface Database {
   tag_assignments: TagAssignmentsTable;
   quota_usage: QuotaUsageTable;
   settings: SettingsTable;
+  asm_seeds: AsmSeedsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

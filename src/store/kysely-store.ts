@@ -7,6 +7,7 @@ import { KyselyQuotaRepository } from './quota-repository.ts';
 import { KyselySettingsRepository } from './settings-repository.ts';
 import { KyselyTagRepository } from './tag-repository.ts';
 import { KyselyUserRepository } from './user-repository.ts';
+import { KyselySeedRepository } from './asm-seed-repository.ts';
 
 /** The Store on one Kysely instance; the dialect only matters to the migrations and to openStore. */
 export class KyselyStore implements Store {
@@ -19,6 +20,7 @@ export class KyselyStore implements Store {
   readonly tags: KyselyTagRepository;
   readonly quota: KyselyQuotaRepository;
   readonly settings: KyselySettingsRepository;
+  readonly seeds: KyselySeedRepository;
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
     this.db = db;
@@ -29,6 +31,7 @@ export class KyselyStore implements Store {
     this.tags = new KyselyTagRepository(db);
     this.quota = new KyselyQuotaRepository(db);
     this.settings = new KyselySettingsRepository(db);
+    this.seeds = new KyselySeedRepository(db);
   }
 
   async close(): Promise<void> {

@@ -145,10 +145,34 @@ function initial(dialect: Dialect): Migration {
   };
 }
 
+/** ASM seeds: what a workspace says it owns; one row per (workspace, type, value). */
+function asmSeeds(dialect: Dialect): Migration {
+  const t = types(dialect);
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('asm_seeds')
+        .addColumn('id', t.pg ? t.bigint : 'integer', (c) =>
+          t.pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement(),
+        )
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('label', 'text', (c) => c.notNull())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('created_on', 'text', (c) => c.notNull())
+        .addUniqueConstraint('asm_seeds_workspace_type_value', ['workspace_id', 'type', 'value'])
+        .execute();
+      await db.schema.createIndex('asm_seeds_label').on('asm_seeds').columns(['workspace_id', 'label']).execute();
+    },
+  };
+}
+
 /** Every migration, by name; names sort in application order. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_initial': initial(dialect),
+    '0002_asm_seeds': asmSeeds(dialect),
   };
 }
 

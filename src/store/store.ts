@@ -152,6 +152,55 @@ export interface SettingsRepository {
   set(key: string, value: string): Promise<void>;
 }
 
+/** Seed types a client may add; stored seeds could in principle carry others (contract §2B.2). */
+export type SeedType = 'IP_ADDRESS' | 'DOMAIN_NAME' | 'CIDR' | 'ASN';
+
+export interface Seed {
+  /** Database integer; shown as a JSON number on the wire. */
+  readonly id: number;
+  readonly workspaceId: string;
+  readonly type: SeedType;
+  /** Normalised text: canonical IP or CIDR, lower-case domain, decimal ASN. */
+  readonly value: string;
+  readonly label: string;
+  readonly source: 'API' | 'CLOUD_CONNECTOR' | 'UI';
+  readonly createdOn: string;
+}
+
+export interface NewSeed {
+  readonly type: SeedType;
+  readonly value: string;
+  readonly label: string;
+}
+
+export interface SeedFilter {
+  readonly type?: string;
+  readonly label?: string;
+}
+
+/** A workspace's seeds. Unique by (workspace, type, value); a seed id of another workspace is not found. */
+export interface SeedRepository {
+  /** Oldest (lowest id) first. */
+  list(workspaceId: string, filter?: SeedFilter): Promise<Seed[]>;
+  get(workspaceId: string, id: number): Promise<Seed | undefined>;
+  /** Inserts the seeds not already present (by type and value); returns those inserted, in input order. */
+  add(workspaceId: string, seeds: readonly NewSeed[], source: Seed['source'], createdOn: string): Promise<Seed[]>;
+  /**
+   * In one transaction: removes the seeds labelled `label` that are not in `seeds`, and adds those
+   * of `seeds` not present under any label (a value kept under another label stays there).
+   */
+  replaceLabel(
+    workspaceId: string,
+    label: string,
+    seeds: readonly NewSeed[],
+    source: Seed['source'],
+    createdOn: string,
+  ): Promise<{ added: Seed[]; removed: Seed[] }>;
+  /** Returns the removed seeds. */
+  removeByLabel(workspaceId: string, label: string): Promise<Seed[]>;
+  remove(workspaceId: string, id: number): Promise<Seed | undefined>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   readonly documents: DocumentRepository;
@@ -160,5 +209,6 @@ export interface Store {
   readonly tags: TagRepository;
   readonly quota: QuotaRepository;
   readonly settings: SettingsRepository;
+  readonly seeds: SeedRepository;
   close(): Promise<void>;
 }

@@ -689,5 +689,67 @@ export function runStoreSuite(name: string, open: () => Promise<Store>): void {
         assert.equal(await store.settings.get('other'), '');
       });
     });
+
+    describe('asm seeds', () => {
+      const T = '2024-05-01T10:00:00.123Z';
+      const ip = (value: string, label = '') => ({ type: 'IP_ADDRESS' as const, value, label });
+
+      it('adds new seeds in input order, skips existing ones and duplicates within the input', async () => {
+        const added = await store.seeds.add('w1', [ip('1.1.1.1', 'a'), ip('2.2.2.2'), ip('1.1.1.1', 'b')], 'API', T);
+        assert.deepEqual(added.map((s) => [s.value, s.label]), [['1.1.1.1', 'a'], ['2.2.2.2', '']]);
+        assert.ok(added[0].id < added[1].id);
+        assert.deepEqual(added[0], { id: added[0].id, workspaceId: 'w1', type: 'IP_ADDRESS', value: '1.1.1.1', label: 'a', source: 'API', createdOn: T });
+        const again = await store.seeds.add('w1', [ip('2.2.2.2', 'c'), { type: 'ASN', value: '13335', label: 'c' }], 'API', T);
+        assert.deepEqual(again.map((s) => s.value), ['13335']);
+        // Same value, different type: a different seed.
+        assert.equal((await store.seeds.add('w1', [{ type: 'DOMAIN_NAME', value: '2.2.2.2', label: '' }], 'API', T)).length, 1);
+        assert.equal((await store.seeds.list('w1')).length, 4);
+      });
+
+      it('lists by type and label, and keeps workspaces apart', async () => {
+        await store.seeds.add('w1', [ip('1.1.1.1', 'x'), { type: 'CIDR', value: '8.8.8.0/24', label: 'x' }, ip('3.3.3.3', 'y')], 'API', T);
+        await store.seeds.add('w2', [ip('1.1.1.1', 'x')], 'API', T);
+        assert.deepEqual((await store.seeds.list('w1', { label: 'x' })).map((s) => s.value), ['1.1.1.1', '8.8.8.0/24']);
+        assert.deepEqual((await store.seeds.list('w1', { type: 'IP_ADDRESS' })).map((s) => s.value), ['1.1.1.1', '3.3.3.3']);
+        assert.deepEqual((await store.seeds.list('w1', { type: 'IP_ADDRESS', label: 'y' })).map((s) => s.value), ['3.3.3.3']);
+        assert.deepEqual(await store.seeds.list('w1', { type: 'ASN' }), []);
+        const theirs = (await store.seeds.list('w2'))[0];
+        assert.equal(await store.seeds.get('w1', theirs.id), undefined);
+        assert.equal(await store.seeds.remove('w1', theirs.id), undefined);
+        assert.deepEqual(await store.seeds.get('w2', theirs.id), theirs);
+        assert.deepEqual(await store.seeds.removeByLabel('w1', 'x').then((r) => r.map((s) => s.value)), ['1.1.1.1', '8.8.8.0/24']);
+        assert.equal((await store.seeds.list('w2')).length, 1);
+      });
+
+      it('gets and removes by id; impossible ids are not found', async () => {
+        const [a] = await store.seeds.add('w1', [ip('4.4.4.4')], 'API', T);
+        assert.deepEqual(await store.seeds.get('w1', a.id), a);
+        for (const bad of [-1, 1.5, Number.NaN, 1e20, Number.MAX_SAFE_INTEGER]) {
+          assert.equal(await store.seeds.get('w1', bad), undefined);
+          assert.equal(await store.seeds.remove('w1', bad), undefined);
+        }
+        assert.deepEqual(await store.seeds.remove('w1', a.id), a);
+        assert.equal(await store.seeds.get('w1', a.id), undefined);
+        assert.equal(await store.seeds.remove('w1', a.id), undefined);
+      });
+
+      it('replaces the seeds of a label, leaving other labels and a value kept elsewhere alone', async () => {
+        await store.seeds.add('w1', [ip('1.1.1.1', 'L'), ip('2.2.2.2', 'L'), ip('9.9.9.9', 'M')], 'API', T);
+        const r = await store.seeds.replaceLabel('w1', 'L', [ip('2.2.2.2', 'ignored'), ip('5.5.5.5'), ip('9.9.9.9'), ip('5.5.5.5')], 'API', T);
+        assert.deepEqual(r.removed.map((s) => s.value), ['1.1.1.1']);
+        assert.deepEqual(r.added.map((s) => [s.value, s.label]), [['5.5.5.5', 'L']]);
+        assert.deepEqual((await store.seeds.list('w1', { label: 'L' })).map((s) => s.value), ['2.2.2.2', '5.5.5.5']);
+        assert.deepEqual((await store.seeds.list('w1', { label: 'M' })).map((s) => s.value), ['9.9.9.9']);
+        const empty = await store.seeds.replaceLabel('w1', 'L', [], 'API', T);
+        assert.deepEqual(empty.removed.map((s) => s.value), ['2.2.2.2', '5.5.5.5']);
+        assert.deepEqual(empty.added, []);
+      });
+
+      it('adds a large batch at once', async () => {
+        const many = Array.from({ length: 1200 }, (_, i) => ip(`100.${i >> 8}.${i & 255}.1`));
+        assert.equal((await store.seeds.add('w1', many, 'API', T)).length, 1200);
+        assert.equal((await store.seeds.list('w1')).length, 1200);
+      });
+    });
   });
 }
