@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { pemToDer } from '../x509/index.ts';
-import { loadRootStore, validateChain, type KnownCertificates, type RootStore } from './index.ts';
+import { createIntermediatePool, loadRootStore, validateChain, type KnownCertificates, type RootStore } from './index.ts';
 
 let dir: string;
 const der: Record<string, Uint8Array> = {};
@@ -176,4 +176,15 @@ test('the Debian bundle, when present, is an optional second source', () => {
   if (exists) assert.equal(both.sources[1].name, debianPath);
   const onlyExtra = loadRootStore({ node: false, bundlePath: null, extraRoots: [der.root, der.root] });
   assert.equal(onlyExtra.size, 1);
+});
+
+test('an intermediate pool keeps CA certificates only and serves them by subject', async () => {
+  const pool = createIntermediatePool();
+  assert.equal(pool.add(der.leaf), false);
+  assert.equal(pool.add(der.int), true);
+  assert.equal(pool.add(der.int), false);
+  assert.equal(pool.size, 1);
+  const v = await validateChain(der.leaf, [], pool, withTestRoot);
+  assert.equal(v.is_valid, true);
+  assert.deepEqual(v.parents, [fp(der.int)]);
 });
