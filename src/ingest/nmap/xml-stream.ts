@@ -142,8 +142,9 @@ export async function* xmlEvents(input: AsyncIterable<Buffer | string>, options:
         else if (text.trim() !== '') yield { type: 'error', message: 'text outside the root element', offset: start };
         continue;
       }
-      // Up to 9 bytes decide what kind of markup this is (`<![CDATA[` is the longest prefix).
-      if (!eof && buf.length - pos < 9) return;
+      // `<!` needs up to 9 bytes to tell a comment, CDATA and a declaration apart; others need 2.
+      const avail = buf.length - pos;
+      if (!eof && (avail < 2 || (buf[pos + 1] === 0x21 && avail < 9))) return;
       let endMarker: string | undefined;
       if (startsWith(buf, pos, '<!--')) endMarker = '-->';
       else if (startsWith(buf, pos, '<![CDATA[')) endMarker = ']]>';
