@@ -23,7 +23,6 @@ export async function readInput(input: Readable, maxBytes = 64 * 1024 * 1024): P
 /** Splits a stream into lines (LF or CRLF) without holding more than one line. */
 export async function* lines(input: Readable): AsyncGenerator<string> {
   let rest = '';
-  input.setEncoding?.('latin1');
   for await (const chunk of input) {
     const text = rest + (typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('latin1'));
     let start = 0;

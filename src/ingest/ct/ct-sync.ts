@@ -5,7 +5,7 @@
  * which ingest treats as a no-op.
  */
 import type { IngestRecord } from '../observation.ts';
-import { CtLogClient, normaliseLogUrl, type CtLogClientOptions } from './ct-log-client.ts';
+import { CtLogClient, normaliseLogUrl, type CtLogClientOptions, type CtResult, type RawCtEntry } from './ct-log-client.ts';
 import { ctEntryRecord } from './ct-entry.ts';
 
 /** Where positions are kept: the store's settings repository fits. */
@@ -76,18 +76,30 @@ export async function ctSync(options: CtSyncOptions): Promise<CtSyncResult> {
   const batchSize = Math.max(1, Math.floor(options.batchSize));
   const stop = options.maxEntries !== undefined ? Math.min(treeSize, from + Math.max(0, options.maxEntries)) : treeSize;
 
-  while (next < stop) {
-    if (options.signal?.aborted) return result({ ok: true, aborted: true, treeSize });
-    const end = Math.min(next + batchSize, stop) - 1;
-    const got = await client.getEntries(next, end);
+  // One request stays in flight while the caller stores the previous batch; the next start is
+  // known as soon as a batch arrives, since the log decides how many entries it returns.
+  const fetchFrom = (start: number): Promise<CtResult<RawCtEntry[]>> => client.getEntries(start, Math.min(start + batchSize, stop) - 1);
+  let pending = next < stop ? fetchFrom(next) : undefined;
+  while (pending) {
+    const got = await pending;
+    pending = undefined;
     if (!got.ok) return result({ ok: !!got.aborted, error: got.aborted ? undefined : got.error, aborted: got.aborted, treeSize });
-    if (got.value.length === 0) return result({ ok: false, error: `log answered no entries for ${next}..${end} although its tree size is ${treeSize}`, treeSize });
+    if (got.value.length === 0) return result({ ok: false, error: `log answered no entries from index ${next} although its tree size is ${treeSize}`, treeSize });
     const records = got.value.map((item, i) => ctEntryRecord(item, { log: logUrl, index: next + i, position: `${logUrl} entry ${next + i}` }));
-    await options.onEntries(records);
-    next += records.length;
+    const after = next + records.length;
+    if (after < stop && !options.signal?.aborted) pending = fetchFrom(after);
+    try {
+      await options.onEntries(records);
+    } catch (err) {
+      // Let the request already sent finish rather than leave it running after we return.
+      if (pending) await pending;
+      throw err;
+    }
+    next = after;
     entries += records.length;
     rejected += records.filter((r) => r.kind === 'rejected').length;
     await options.state.set(key, String(next));
+    if (options.signal?.aborted) return result({ ok: true, aborted: true, treeSize });
   }
   return result({ ok: true, aborted: false, treeSize });
 }
