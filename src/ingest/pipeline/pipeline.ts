@@ -11,6 +11,7 @@
  *
  * An observation older than a host's current version is merged into the version current at its
  * time and written at its time: history gains the state it saw, the current view does not move.
+ * An observation of an unknown host with no open service creates nothing.
  */
 import { createHash } from 'node:crypto';
 import type { IndexName } from '../../model/field-def.ts';
@@ -249,6 +250,8 @@ class BatchRunner {
           continue;
         }
         const next = mergeObservation(doc, h.obs, ctx);
+        // A host nothing answered on (all closed, timed out) is not worth a document of its own.
+        if (!doc && (next.services as unknown[]).length === 0) continue;
         if (next !== doc) items.push({ id, doc: next, observedAt: String(next.last_updated_at) });
         doc = next;
       }

@@ -176,3 +176,14 @@ test('rejected records beyond the cap are counted, not kept', async () => {
     await t.close();
   }
 });
+
+test('a host with no open service creates no document', async () => {
+  const t = await tempRuntime();
+  try {
+    const s = await runIngest(from([host('192.0.2.30', T1, [open(80, { state: 'closed' })]), host('192.0.2.31', T1, [])]), deps(t.rt));
+    assert.deepEqual(s.hosts, { created: 0, updated: 0, unchanged: 2, historyUpdated: 0 });
+    assert.equal(await t.rt.store.documents.count('hosts'), 0);
+  } finally {
+    await t.close();
+  }
+});
