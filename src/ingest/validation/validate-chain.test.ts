@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { pemToDer } from '../x509/index.ts';
+import { parseCertificate, pemToDer } from '../x509/index.ts';
 import { createIntermediatePool, loadRootStore, validateChain, type KnownCertificates, type RootStore } from './index.ts';
 
 let dir: string;
@@ -59,6 +59,9 @@ test('root → intermediate → leaf made by openssl validates when the root is 
   assert.equal(v.type, 'LEAF');
   assert.deepEqual(v.parents, [fp(der.int)]);
   assert.deepEqual(v.chains, [{ sha256fp: [fp(der.int), fp(der.root)] }]);
+  const doc = parseCertificate(der.leaf);
+  assert.ok(doc.ok);
+  assert.deepEqual(await validateChain(doc.doc, [der.int], none, withTestRoot), v, 'a certificate document validates like its DER');
 });
 
 test('the intermediate can come from known certificates instead of the presented chain', async () => {

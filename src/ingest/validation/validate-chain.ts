@@ -45,8 +45,12 @@ interface Path {
   readonly certs: ChainCertificate[]; // issuers, nearest first, ending at an anchor
 }
 
+/**
+ * Validates `certificate` (DER, or a certificate document whose `raw` is its base64 DER) against
+ * `roots`, building paths through `presentedChain` (DER, any order) and `known` intermediates.
+ */
 export async function validateChain(
-  certificate: Uint8Array,
+  certificate: Uint8Array | { readonly raw: string },
   presentedChain: readonly Uint8Array[],
   known: KnownCertificates,
   roots: RootStore,
@@ -55,7 +59,7 @@ export async function validateChain(
   const at = (options.at ?? new Date()).getTime();
   const maxDepth = options.maxDepth ?? 8;
   const maxChains = options.maxChains ?? 4;
-  const parsed = readChainCertificate(certificate);
+  const parsed = readChainCertificate(certificate instanceof Uint8Array ? certificate : new Uint8Array(Buffer.from(certificate.raw, 'base64')));
   if (!parsed.ok) return { is_valid: false, has_trusted_path: false, ever_valid: false, parents: [], chains: [], type: 'LEAF', reason: parsed.error };
   const subject = parsed.cert;
   const selfSigned = subject.selfIssued && verifySignature(subject, subject) === 'ok';
