@@ -11,7 +11,8 @@
  *   (banner, software, labels, tls + certificate; its protocol sub-objects replace all the old
  *   ones together), what it does not carry is kept. A bare "open" (masscan, naabu) therefore
  *   refreshes `observed_at` and `perspective_id` but keeps the banner and protocol data a
- *   richer scan found. An unidentified observation keeps the known `service_name`.
+ *   richer scan found. An unidentified observation keeps the known `service_name`, and its
+ *   generic protocol objects (`banner_grab`) do not replace an identified service's ones.
  * - A closed observation removes the service (unless the service was observed later).
  * - Services last observed more than `serviceExpiryMs` before the newest time the document has
  *   seen (this observation or its last update) are removed as expired.
@@ -159,7 +160,9 @@ function mergeService(old: Json | undefined, s: ServiceObservation, observedAt: 
   if (s.banner !== undefined) out.banner = s.banner;
   if (s.software && s.software.length > 0) out.software = s.software.map((sw) => softwareDoc(sw, 'OSI_APPLICATION_LAYER'));
   if (s.labels && s.labels.length > 0) out.labels = sortedUnique(s.labels);
-  if (s.protocols && Object.keys(s.protocols).length > 0) {
+  // An unidentified observation (a banner grab) knows less than an identified service's protocol data.
+  const knowsLess = !identified && keep !== undefined && typeof keep.service_name === 'string' && keep.service_name !== 'UNKNOWN';
+  if (s.protocols && Object.keys(s.protocols).length > 0 && !knowsLess) {
     for (const k of Object.keys(out)) if (!BASE_KEYS.has(k)) delete out[k];
     for (const [k, v] of Object.entries(s.protocols)) if (v !== undefined && !BASE_KEYS.has(k)) out[k] = v;
   }

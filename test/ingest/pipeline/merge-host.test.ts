@@ -109,6 +109,14 @@ test('a bare open port keeps what a richer scan found; a new identification repl
   assert.equal(s.observed_at, '2026-01-02T00:00:00.000Z');
   assert.equal(bare.last_updated_at, '2026-01-02T00:00:00.000Z');
 
+  const grab = mergeObservation(bare, obs('2026-01-02T12:00:00Z', [{ port: 8081, transport: 'TCP', state: 'open', serviceName: 'UNKNOWN', banner: 'raw', protocols: { banner_grab: { banner: 'raw' } } }]), ctx);
+  const g = services(grab)[0];
+  assert.equal(g.service_name, 'HTTP');
+  assert.equal(g.banner, 'raw');
+  assert.ok(g.http, 'a banner grab does not replace the HTTP data');
+  assert.equal(g.banner_grab, undefined);
+  assert.equal(g._decoded, 'http');
+
   const other = mergeObservation(bare, obs('2026-01-03T00:00:00Z', [{ port: 8081, transport: 'TCP', state: 'open', serviceName: 'SSH', protocols: { ssh: { endpoint_id: { raw: 'SSH-2.0-x' } } } }]), ctx);
   const t = services(other)[0];
   assert.equal(t.service_name, 'SSH');
