@@ -63,3 +63,28 @@ test('ct-sync reports an unreachable log as a failure', async () => {
   assert.equal(code, EXIT.failure);
   assert.match(errors.join('\n'), /gave up after 2 attempts/);
 });
+
+test('ct-sync --follow syncs again after the interval until stopped', async () => {
+  const controller = new AbortController();
+  const rounds: string[] = [];
+  const code = await ctSyncCommand(
+    config,
+    { log: log.url, follow: true, intervalSeconds: 0 },
+    {
+      out: (l) => {
+        if (l.includes('tree size')) {
+          rounds.push(l);
+          if (rounds.length === 1) log.entries.push(fixture.entries[3]);
+          if (rounds.length === 2) controller.abort();
+        }
+      },
+      err: () => {},
+      signal: controller.signal,
+      client: { backoffMs: 1 },
+    },
+  );
+  assert.equal(code, EXIT.ok);
+  assert.equal(rounds.length, 2);
+  assert.match(rounds[0], /0 entries fetched from index 5/);
+  assert.match(rounds[1], /1 entries fetched from index 5, next index 6/);
+});
