@@ -1,0 +1,61 @@
+/** Command-line options of `npm run bench`. */
+export const ALL_ENGINES = ['periscope', 'duckdb', 'postgres', 'sqlite'] as const;
+export type EngineName = (typeof ALL_ENGINES)[number];
+
+export interface BenchOptions {
+  readonly hosts: number;
+  readonly engines: readonly EngineName[];
+  readonly runs: number;
+  readonly warmups: number;
+  /** Upper bound of timed work per query per engine, in ms (at least 3 runs are always made). */
+  readonly budgetMs: number;
+  readonly out: string | undefined;
+  readonly http: boolean;
+  /** Seconds per autocannon scenario in --http mode. */
+  readonly duration: number;
+  readonly seed: number;
+  readonly postgresUrl: string | undefined;
+  readonly yes: boolean;
+}
+
+export type ParsedOptions = { ok: true; options: BenchOptions } | { ok: false; error: string };
+
+export const USAGE = `usage: npm run bench -- [--hosts N] [--engines periscope,duckdb,postgres,sqlite] [--runs R]
+       [--warmups W] [--budget SECONDS] [--out FILE] [--http [--duration SECONDS]] [--seed S] [--postgres URL] [--yes]`;
+
+export function parseOptions(argv: readonly string[]): ParsedOptions {
+  const o = { hosts: 1_000_000, engines: [...ALL_ENGINES] as EngineName[], runs: 30, warmups: 3, budgetMs: 20_000, out: undefined as string | undefined, http: false, duration: 10, seed: 1, postgresUrl: undefined as string | undefined, yes: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = (): string | undefined => argv[++i];
+    const int = (name: string, min: number): number | string => {
+      const v = Number(String(value()).replaceAll('_', '').replaceAll(',', ''));
+      return Number.isInteger(v) && v >= min ? v : `${name} needs an integer >= ${min}`;
+    };
+    let r: number | string | undefined;
+    switch (flag) {
+      case '--hosts': r = int('--hosts', 1); if (typeof r === 'number') o.hosts = r; break;
+      case '--runs': r = int('--runs', 1); if (typeof r === 'number') o.runs = r; break;
+      case '--warmups': r = int('--warmups', 0); if (typeof r === 'number') o.warmups = r; break;
+      case '--budget': r = int('--budget', 1); if (typeof r === 'number') o.budgetMs = r * 1000; break;
+      case '--duration': r = int('--duration', 1); if (typeof r === 'number') o.duration = r; break;
+      case '--seed': r = int('--seed', 0); if (typeof r === 'number') o.seed = r; break;
+      case '--out': o.out = value(); if (!o.out) r = '--out needs a file'; break;
+      case '--postgres': o.postgresUrl = value(); if (!o.postgresUrl) r = '--postgres needs a URL'; break;
+      case '--http': o.http = true; break;
+      case '--yes': o.yes = true; break;
+      case '--engines': {
+        const list = String(value() ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+        const bad = list.filter((e) => !(ALL_ENGINES as readonly string[]).includes(e));
+        if (bad.length > 0 || list.length === 0) r = `unknown engine(s): ${bad.join(', ') || '(none)'}; choose from ${ALL_ENGINES.join(', ')}`;
+        else o.engines = list as EngineName[];
+        break;
+      }
+      case '--help': case '-h': return { ok: false, error: USAGE };
+      default: return { ok: false, error: `unknown option ${flag}\n${USAGE}` };
+    }
+    if (typeof r === 'string') return { ok: false, error: r };
+  }
+  if (!o.engines.includes('periscope')) o.engines.unshift('periscope');
+  return { ok: true, options: o };
+}

@@ -1,0 +1,232 @@
+/**
+ * `npm run bench`: Periscope's embedded engine and its baselines (DuckDB, PostgreSQL, SQLite) on
+ * the same deterministic demo corpus in one run: load, correctness gate, timed query mix and
+ * aggregations, a table with the issue's targets, and a JSON report. `--http` drives the real
+ * HTTP server instead (see http-mode.ts). Timings are printed and written, never asserted.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchEngine } from './bench-engine.ts';
+import { compareBuckets, compareSearch, type Mismatch } from './check-agreement.ts';
+import { ensureCorpus, readCorpus } from './corpus-file.ts';
+import { DuckDbEngine } from './duckdb-engine.ts';
+import { fmtMs, fmtRatio, formatTable } from './format-table.ts';
+import { runHttpMode } from './http-mode.ts';
+import { parseOptions, type BenchOptions, type EngineName } from './parse-options.ts';
+import { PeriscopeEngine } from './periscope-engine.ts';
+import { pickParams } from './pick-params.ts';
+import { PostgresEngine, DEFAULT_POSTGRES_URL } from './postgres-engine.ts';
+import { aggregations, queryMix, type AggSpec, type BenchQuery, type Bucket, type QueryParams, type SearchAnswer } from './query-mix.ts';
+import { SqliteEngine } from './sqlite-engine.ts';
+import { checkTargets } from './targets.ts';
+import { geomean, time, type Timing } from './timing.ts';
+
+const OUT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'out');
+const BATCH = 5000;
+const MB = 2 ** 20;
+
+// Rough rates measured on the 2-core development machine (20k-100k runs), for the estimate only.
+const RATE = { generate: 1500, periscope: 2500, duckdb: 2000, postgres: 1200, sqlite: 1500 } as const;
+const PERISCOPE_BYTES_PER_HOST = 12_000;
+
+function log(msg: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+}
+
+function makeEngine(name: EngineName, params: QueryParams, o: BenchOptions): BenchEngine {
+  switch (name) {
+    case 'periscope': return new PeriscopeEngine();
+    case 'duckdb': return new DuckDbEngine(params);
+    case 'postgres': return new PostgresEngine(params, o.postgresUrl ?? DEFAULT_POSTGRES_URL);
+    case 'sqlite': return new SqliteEngine(params);
+  }
+}
+
+function estimate(o: BenchOptions): string {
+  const gen = o.hosts / RATE.generate;
+  const load = o.engines.reduce((s, e) => s + o.hosts / RATE[e], 0);
+  const mem = (o.hosts * PERISCOPE_BYTES_PER_HOST) / 2 ** 30;
+  return `estimate for ${o.hosts.toLocaleString('en')} hosts: corpus generation ~${Math.ceil(gen / 60)} min (first time only, cached in bench/out), ` +
+    `loading ~${Math.ceil(load / 60)} min, Periscope memory ~${mem.toFixed(1)} GB, plus DuckDB in the same process; ` +
+    `PostgreSQL/SQLite disk ~${((o.hosts * 2 * 9000) / 2 ** 30).toFixed(1)} GB; queries up to ${Math.ceil(((o.budgetMs / 1000) * 17 * o.engines.length) / 60)} min (budget ${o.budgetMs / 1000} s per query per engine)`;
+}
+
+interface Row {
+  readonly name: string;
+  readonly censys: string;
+  readonly reference: number;
+  readonly timings: Record<string, Timing>;
+  readonly ratios: Record<string, number>;
+  readonly mismatches: Mismatch[];
+}
+
+async function main(): Promise<number> {
+  const parsed = parseOptions(process.argv.slice(2));
+  if (!parsed.ok) {
+    console.error(parsed.error);
+    return 2;
+  }
+  const o = parsed.options;
+  mkdirSync(OUT_DIR, { recursive: true });
+  log(estimate(o));
+  if (o.hosts >= 200_000 && !o.yes) {
+    log('large run: starting in 5 s (Ctrl-C to stop, --yes to skip this pause)');
+    await new Promise((r) => setTimeout(r, 5000));
+  }
+  const started = new Date();
+  log(`corpus: ${o.hosts} hosts, seed ${o.seed}`);
+  const corpus = await ensureCorpus(OUT_DIR, o.hosts, o.seed, (n) => log(`  generated ${n} hosts`));
+  log(corpus.generated ? `corpus generated in ${(corpus.ms / 1000).toFixed(1)} s: ${corpus.path}` : `corpus reused: ${corpus.path}`);
+  const params = await pickParams(readCorpus(corpus.path, BATCH), o.seed);
+  log(`parameters: ${JSON.stringify({ cidr: params.cidr, domain: params.domain, phrase: params.phrase, term: params.term })}`);
+
+  if (o.http) return runHttpMode(o, corpus.path, params, OUT_DIR, started);
+
+  const engines: BenchEngine[] = [];
+  const loads: Record<string, { docs: number; ms: number; docsPerSecond: number } | { error: string }> = {};
+  let rssAfterPeriscope = 0;
+  let periscopeRate = 0;
+  try {
+    for (const name of o.engines) {
+      const engine = makeEngine(name, params, o);
+      log(`loading ${name}...`);
+      const t = performance.now();
+      try {
+        const docs = await engine.load(readCorpus(corpus.path, BATCH));
+        const ms = performance.now() - t;
+        loads[name] = { docs, ms, docsPerSecond: docs / (ms / 1000) };
+        engines.push(engine);
+        log(`  ${name}: ${docs} documents in ${(ms / 1000).toFixed(1)} s (${(docs / (ms / 1000)).toFixed(0)} docs/s, corpus parsing included)`);
+        if (name === 'periscope') {
+          globalThis.gc?.();
+          rssAfterPeriscope = process.memoryUsage().rss;
+          periscopeRate = docs / (ms / 1000);
+          log(`  periscope resident memory after load: ${(rssAfterPeriscope / MB).toFixed(0)} MB`);
+        }
+      } catch (e) {
+        const error = e instanceof Error ? e.message : String(e);
+        loads[name] = { error };
+        log(`  ${name} FAILED to load: ${error} (left out of the run)`);
+        await engine.close().catch(() => undefined);
+        if (name === 'periscope') throw e;
+      }
+    }
+    const periscope = engines[0] as PeriscopeEngine;
+    const baselines = engines.slice(1);
+    const queries = queryMix(params);
+    const aggs = aggregations();
+
+    log('correctness gate...');
+    const mismatches: Mismatch[] = [];
+    const refSearch = new Map<string, SearchAnswer>();
+    const refAgg = new Map<string, Bucket[]>();
+    for (const q of queries) {
+      const ref = periscope.searchSync(q);
+      refSearch.set(q.name, ref);
+      for (const b of baselines) mismatches.push(...compareSearch(q.name, b.name, ref, await b.search(q)));
+    }
+    for (const a of aggs) {
+      const ref = periscope.aggregateSync(a);
+      refAgg.set(a.name, ref);
+      for (const b of baselines) mismatches.push(...compareBuckets(a.name, b.name, ref, await b.aggregate(a)));
+    }
+    if (mismatches.length === 0) log('  all engines agree on every count, first page and top bucket');
+    else for (const m of mismatches) log(`  MISMATCH ${m.kind} ${m.name} [${m.engine}]: ${m.detail}`);
+
+    const timeRow = async (name: string, censys: string, reference: number, run: (e: BenchEngine) => () => unknown): Promise<Row> => {
+      const timings: Record<string, Timing> = {};
+      for (const e of engines) {
+        timings[e.name] = await time(run(e), o);
+      }
+      const base = timings.periscope!.p50;
+      const ratios: Record<string, number> = {};
+      for (const b of baselines) ratios[b.name] = timings[b.name]!.p50 / base;
+      const mine = mismatches.filter((m) => m.name === name);
+      log(`  ${name.padEnd(32)} ${engines.map((e) => `${e.name} ${fmtMs(timings[e.name]!.p50)}`).join('  ')}`);
+      return { name, censys, reference, timings, ratios, mismatches: mine };
+    };
+    log(`timing queries (${o.warmups} warm-ups, up to ${o.runs} runs, budget ${o.budgetMs / 1000} s per query per engine)...`);
+    const queryRows: Row[] = [];
+    for (const q of queries) {
+      queryRows.push(await timeRow(q.name, q.censys, refSearch.get(q.name)!.count, (e) => (e === periscope ? () => periscope.searchSync(q) : () => e.search(q as BenchQuery))));
+    }
+    log('timing aggregations...');
+    const aggRows: Row[] = [];
+    for (const a of aggs) {
+      aggRows.push(await timeRow(a.name, `${a.censys} | top ${50} ${a.field}`, refAgg.get(a.name)![0]?.count ?? 0, (e) => (e === periscope ? () => periscope.aggregateSync(a) : () => e.aggregate(a as AggSpec))));
+    }
+
+    const gm = (rows: Row[], engine: string) => geomean(rows.map((r) => r.timings[engine]?.p50 ?? NaN));
+    const summary = (rows: Row[]) => Object.fromEntries(engines.map((e) => [e.name, gm(rows, e.name)]));
+    const qGm = summary(queryRows);
+    const aGm = summary(aggRows);
+    const fastest = (g: Record<string, number>) => {
+      const v = baselines.map((b) => g[b.name]!).filter(Number.isFinite);
+      return v.length > 0 ? Math.min(...v) : undefined;
+    };
+    const targets = checkTargets({
+      queryP50: new Map(queryRows.map((r) => [r.name, r.timings.periscope!.p50])),
+      queryGeomean: qGm.periscope!,
+      fastestQueryBaselineGeomean: fastest(qGm),
+      aggGeomean: aGm.periscope!,
+      fastestAggBaselineGeomean: fastest(aGm),
+      rssBytes: rssAfterPeriscope,
+      docsPerSecond: periscopeRate,
+      fullSize: o.hosts >= 1_000_000,
+    });
+
+    const names = engines.map((e) => e.name);
+    const table = (title: string, rows: Row[], g: Record<string, number>) => {
+      const header = ['', 'hits', ...names.flatMap((n) => [`${n} p50`, 'p99']), ...baselines.map((b) => `${b.name}/periscope`)];
+      const body = rows.map((r) => [
+        r.name + (r.mismatches.length > 0 ? ' (MISMATCH)' : ''),
+        String(r.reference),
+        ...names.flatMap((n) => [fmtMs(r.timings[n]?.p50), fmtMs(r.timings[n]?.p99)]),
+        ...baselines.map((b) => fmtRatio(r.ratios[b.name])),
+      ]);
+      body.push(['geometric mean', '', ...names.flatMap((n) => [fmtMs(g[n]), '']), ...baselines.map((b) => fmtRatio(g[b.name]! / g.periscope!))]);
+      return `${title} (ms)\n${formatTable(header, body)}`;
+    };
+    const docs = (loads.periscope as { docs: number }).docs;
+    console.log(`\nPeriscope benchmark: ${docs.toLocaleString('en')} host documents (--hosts ${o.hosts}, seed ${o.seed}), ${cpus().length} cores, node ${process.version}`);
+    console.log(`loads: ${Object.entries(loads).map(([n, l]) => ('error' in l ? `${n} failed (${l.error})` : `${n} ${(l.ms / 1000).toFixed(1)} s (${l.docsPerSecond.toFixed(0)} docs/s)`)).join(', ')}`);
+    console.log(`Periscope resident memory after load: ${(rssAfterPeriscope / MB).toFixed(0)} MB\n`);
+    console.log(table('Query mix: count + first 100 ids', queryRows, qGm) + '\n');
+    console.log(table('Top-50 aggregations', aggRows, aGm) + '\n');
+    console.log(formatTable(['target (issue, at 1M hosts)', 'periscope', 'met'], targets.map((t) => [t.target, t.value, t.met === null ? 'n/a' : t.met ? 'met' : 'NOT MET'])));
+    console.log(mismatches.length === 0 ? '\ncorrectness gate: all engines agree' : `\ncorrectness gate: ${mismatches.length} MISMATCH(ES):\n${mismatches.map((m) => `  ${m.kind} ${m.name} [${m.engine}]: ${m.detail}`).join('\n')}`);
+
+    const report = {
+      startedAt: started.toISOString(),
+      finishedAt: new Date().toISOString(),
+      machine: { cores: cpus().length, cpu: cpus()[0]?.model, totalMemoryBytes: totalmem(), node: process.version },
+      options: o,
+      corpus: { path: corpus.path, documents: docs, generatedMs: corpus.generated ? corpus.ms : null },
+      params,
+      loads,
+      periscopeRssAfterLoadBytes: rssAfterPeriscope,
+      gate: { ok: mismatches.length === 0, mismatches },
+      queries: queryRows,
+      aggregations: aggRows,
+      geometricMeans: { queries: qGm, aggregations: aGm },
+      targets,
+    };
+    const out = o.out ?? join(OUT_DIR, `report-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify(report, null, 2));
+    console.log(`\nreport: ${out}`);
+    return mismatches.length === 0 ? 0 : 1;
+  } finally {
+    for (const e of engines) await e.close().catch((err) => log(`closing ${e.name}: ${String(err)}`));
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,41 @@
+/** The issue's targets at 1,000,000 hosts, checked against the figures of a run. */
+export interface TargetCheck {
+  readonly target: string;
+  readonly value: string;
+  readonly met: boolean | null;
+}
+
+export interface TargetInputs {
+  readonly queryP50: ReadonlyMap<string, number>;
+  readonly queryGeomean: number;
+  readonly fastestQueryBaselineGeomean: number | undefined;
+  readonly aggGeomean: number;
+  readonly fastestAggBaselineGeomean: number | undefined;
+  readonly rssBytes: number;
+  readonly docsPerSecond: number;
+  /** Memory and scale targets only apply at 1,000,000 hosts or more. */
+  readonly fullSize: boolean;
+}
+
+const ms = (x: number) => `${x.toFixed(3)} ms`;
+
+export function checkTargets(t: TargetInputs): TargetCheck[] {
+  const out: TargetCheck[] = [];
+  out.push({ target: 'query mix: geometric mean of p50 <= 0.5 ms', value: ms(t.queryGeomean), met: t.queryGeomean <= 0.5 });
+  const worst = [...t.queryP50.entries()].filter(([n]) => n !== 'banner-phrase').sort((a, b) => b[1] - a[1])[0];
+  if (worst) out.push({ target: 'every query p50 < 5 ms (banner phrase excepted)', value: `worst ${worst[0]} ${ms(worst[1])}`, met: worst[1] < 5 });
+  const banner = t.queryP50.get('banner-phrase');
+  if (banner !== undefined) out.push({ target: 'banner phrase p50 < 10 ms', value: ms(banner), met: banner < 10 });
+  if (t.fastestQueryBaselineGeomean !== undefined) {
+    const r = t.fastestQueryBaselineGeomean / t.queryGeomean;
+    out.push({ target: 'query mix >= 50x faster than the fastest baseline (geomean p50)', value: `${r.toFixed(1)}x`, met: r >= 50 });
+  }
+  out.push({ target: 'aggregations: geometric mean of p50 <= 3 ms', value: ms(t.aggGeomean), met: t.aggGeomean <= 3 });
+  if (t.fastestAggBaselineGeomean !== undefined) {
+    const r = t.fastestAggBaselineGeomean / t.aggGeomean;
+    out.push({ target: 'aggregations >= 5x faster than the fastest baseline (geomean p50)', value: `${r.toFixed(1)}x`, met: r >= 5 });
+  }
+  out.push({ target: 'resident memory after load < 2 GB (at 1M hosts)', value: `${(t.rssBytes / 2 ** 20).toFixed(0)} MB`, met: t.fullSize ? t.rssBytes < 2 * 2 ** 30 : null });
+  out.push({ target: 'ingest >= 30,000 docs/s (store + index; here: engine only)', value: `${t.docsPerSecond.toFixed(0)} docs/s`, met: t.docsPerSecond < 30_000 ? false : null });
+  return out;
+}
