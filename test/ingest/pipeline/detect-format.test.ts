@@ -1,7 +1,7 @@
 /**
- * Format detection over real fixtures of every reader (and small hand-written masscan inputs
- * following masscan's documented output formats), plain and gzip-compressed, and one ingest of
- * them all into a store.
+ * Format detection over real fixtures of every reader (plus small hand-written masscan inputs in
+ * the shapes of masscan's documentation), plain and gzip-compressed, and one ingest of them all
+ * into a store.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,6 +30,10 @@ const CASES: { name: string; bytes: () => Buffer; format: string }[] = [
   { name: 'certificates/chain-with-text.pem', bytes: () => readFileSync(fixture('certificates/chain-with-text.pem')), format: 'pem' },
   { name: 'certificates/leaf.der', bytes: () => readFileSync(fixture('certificates/leaf.der')), format: 'der' },
   { name: 'certificates/chain.p7b', bytes: () => readFileSync(fixture('certificates/chain.p7b')), format: 'pkcs7' },
+  { name: 'masscan/scan.json', bytes: () => readFileSync(fixture('masscan/scan.json')), format: 'masscan-json' },
+  { name: 'masscan/scan.ndjson', bytes: () => readFileSync(fixture('masscan/scan.ndjson')), format: 'masscan-ndjson' },
+  { name: 'masscan/scan.list', bytes: () => readFileSync(fixture('masscan/scan.list')), format: 'masscan-list' },
+  { name: 'masscan/scan.xml', bytes: () => readFileSync(fixture('masscan/scan.xml')), format: 'masscan-xml' },
   { name: 'masscan -oL (hand-written)', bytes: () => Buffer.from(MASSCAN_LIST), format: 'masscan-list' },
   { name: 'masscan -oJ (hand-written)', bytes: () => Buffer.from(MASSCAN_JSON), format: 'masscan-json' },
   { name: 'masscan -oX (hand-written)', bytes: () => Buffer.from(MASSCAN_XML), format: 'masscan-xml' },
@@ -81,6 +85,7 @@ test('every fixture ingests in one run', async () => {
     assert.ok(s.certificates.new >= 3, `certificates: ${s.certificates.new}`);
     assert.ok(await t.rt.store.documents.get('hosts', '192.0.2.1'), 'masscan list host');
     assert.ok(await t.rt.store.documents.get('hosts', '192.0.2.3'), 'masscan XML host');
+    if (existsSync(fixture('masscan/scan.json'))) assert.ok(await t.rt.store.documents.get('hosts', '10.77.0.2'), 'real masscan host');
   } finally {
     await t.close();
   }
