@@ -9,6 +9,7 @@ import { EXIT } from '../cli/exit-codes.ts';
 import { serveCommand } from '../cli/serve-command.ts';
 import { importCommand, UsageError } from '../cli/import-command.ts';
 import { demoCommand } from '../cli/demo-command.ts';
+import { ctSyncCommand } from '../cli/ct-sync-command.ts';
 import { ingestCommand } from '../cli/ingest-command.ts';
 import { usersCreate, usersDelete, usersList, usersRotate } from '../cli/users-command.ts';
 
@@ -80,6 +81,25 @@ storeOptions(
     .argument('<files...>', 'input files, or - for standard input'),
 ).action(async (files: string[], flags) => {
   process.exitCode = await ingestCommand(config(flags), files, flags);
+});
+
+storeOptions(
+  program
+    .command('ct-sync')
+    .description('follow a Certificate Transparency log: fetch new entries since the last run and ingest them')
+    .requiredOption('-l, --log <url>', 'log base URL (the part before /ct/v1/)')
+    .option('--batch-size <n>', 'entries per get-entries request', count, 256)
+    .option('--max-entries <n>', 'stop after this many entries', count)
+    .option('--follow', 'keep polling for new entries until interrupted')
+    .option('--interval <seconds>', 'seconds between polls with --follow', count, 60),
+).action(async (flags) => {
+  process.exitCode = await ctSyncCommand(config(flags), {
+    log: flags.log,
+    batchSize: flags.batchSize,
+    maxEntries: flags.maxEntries,
+    follow: flags.follow,
+    intervalSeconds: flags.interval,
+  });
 });
 
 storeOptions(

@@ -67,7 +67,7 @@ function serve(args: string[], env: Record<string, string> = {}): Promise<{ bann
 }
 
 test('help for every command, exit 0; a bad option exits 2', async () => {
-  for (const args of [['--help'], ['serve', '--help'], ['import', '--help'], ['demo', '--help'], ['users', '--help'], ['users', 'create', '--help']]) {
+  for (const args of [['--help'], ['serve', '--help'], ['import', '--help'], ['demo', '--help'], ['users', '--help'], ['users', 'create', '--help'], ['ingest', '--help'], ['ct-sync', '--help']]) {
     const r = await run(args);
     assert.equal(r.code, 0, args.join(' '));
     assert.match(r.stdout, /Usage: periscope/);
