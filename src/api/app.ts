@@ -16,6 +16,9 @@ import { accountRoutes } from './routes/account.ts';
 import { v1CertificateRoutes } from './routes/v1-certificates.ts';
 import { adminIngestRoutes } from './routes/admin-ingest.ts';
 import './route-config.ts';
+import { createAsmContext, type AsmContext } from '../asm/index.ts';
+import { registerAsmGuard } from './plugins/asm-guard.ts';
+import { asmRoutes } from './routes/asm/index.ts';
 
 export interface AppOptions {
   readonly ctx: SearchContext;
@@ -26,6 +29,8 @@ export interface AppOptions {
   /** pino options, or false for no request logging. */
   readonly logger: boolean | Record<string, unknown>;
   readonly version: string;
+  /** The ASM use cases' context; a plain one over ctx.store when absent. */
+  readonly asm?: AsmContext;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -61,6 +66,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await annotationRoutes(api, options.ctx);
       await v1CertificateRoutes(api, options.ctx);
       await adminIngestRoutes(api, options.ctx);
+      // ASM API (contract §2B): Censys-Api-Key auth, ASM error shapes.
+      registerAsmGuard(api, { auth: options.auth, rateLimit: options.rateLimit });
+      await asmRoutes(api, options.asm ?? createAsmContext(options.ctx.store, () => options.ctx.now()));
       api.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
     },
     { prefix: '/api' },

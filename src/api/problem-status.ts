@@ -43,9 +43,74 @@ export function reasonPhrase(status: number): string {
 }
 
 /** Which error body shape a route answers with. */
-export type ApiFamily = 'search' | 'search-v1';
+export type ApiFamily = 'search' | 'search-v1' | 'asm';
 
-export function problemBody(family: ApiFamily, problem: Problem, status = STATUS[problem.code]): Record<string, unknown> {
+/**
+ * The Censys ASM error codes this server sends: HTTP status and the fixed `message` (contract
+ * §1.10). A Problem names one through `asmCode`, or gets its code's default from ASM_CODE.
+ * Codes below 10000 are not Censys codes: they are the HTTP status, used where Censys defines no
+ * ASM code (an unknown route, a body too large), so clients fall back to their generic exception.
+ */
+export const ASM_ERRORS: Readonly<Record<number, { readonly status: number; readonly message: string }>> = {
+  10000: { status: 400, message: 'API Key Missing' },
+  10001: { status: 401, message: 'Invalid API Key' },
+  10006: { status: 403, message: 'Unauthorized' },
+  10007: { status: 400, message: 'Invalid Seed Data' },
+  10008: { status: 400, message: 'Invalid Request' },
+  10014: { status: 404, message: 'Unable to Find Seed' },
+  10016: { status: 422, message: 'Too Many Input Nodes' },
+  10038: { status: 400, message: 'Invalid Seed Type' },
+  10039: { status: 429, message: 'Too Many Requests' },
+  10067: { status: 400, message: 'Bad JSON string in body' },
+  10098: { status: 500, message: 'Internal server error' },
+  404: { status: 404, message: 'Not Found' },
+  409: { status: 409, message: 'Conflict' },
+  413: { status: 413, message: 'Payload Too Large' },
+  415: { status: 415, message: 'Unsupported Media Type' },
+};
+
+/** The ASM errorCode of each problem code when the problem names none. */
+export const ASM_CODE: Readonly<Record<ProblemCode, number>> = {
+  invalid_query: 10008,
+  invalid_field: 10008,
+  invalid_request: 10008,
+  too_many_buckets: 10008,
+  invalid_cursor: 10008,
+  invalid_ip: 10008,
+  invalid_fingerprint: 10008,
+  invalid_time: 10008,
+  not_found: 404,
+  conflict: 409,
+  unauthorized: 10001,
+  forbidden: 10006,
+  quota_exceeded: 10039,
+  rate_limited: 10039,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal: 10098,
+};
+
+function asmError(problem: Problem): { errorCode: number; status: number; message: string } {
+  const errorCode = problem.asmCode ?? ASM_CODE[problem.code];
+  const known = ASM_ERRORS[errorCode];
+  return known ? { errorCode, ...known } : { errorCode, status: STATUS[problem.code], message: problem.message };
+}
+
+/** The HTTP status a problem is answered with in a family. */
+export function statusOf(family: ApiFamily, problem: Problem): number {
+  if (family === 'asm') return asmError(problem).status;
+  if (family === 'search-v1' && problem.code === 'unauthorized') return 403;
+  return STATUS[problem.code];
+}
+
+/** `{"message", "errorCode", "details"}`: all three keys always present (contract §1.10). */
+function asmBody(problem: Problem): Record<string, unknown> {
+  const { errorCode, message } = asmError(problem);
+  return { message, errorCode, details: problem.details ?? problem.message };
+}
+
+export function problemBody(family: ApiFamily, problem: Problem, status = statusOf(family, problem)): Record<string, unknown> {
+  if (family === 'asm') return asmBody(problem);
   const details: Record<string, unknown> = {};
   if (problem.position !== undefined) details.position = problem.position;
   if (problem.suggestion !== undefined) details.suggestion = problem.suggestion;

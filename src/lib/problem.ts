@@ -30,6 +30,13 @@ export interface Problem {
   readonly suggestion?: string;
   /** Seconds a client should wait (rate limits). */
   readonly retryAfter?: number;
+  /**
+   * The Censys ASM errorCode when it is more specific than the code's default (e.g. 10014 for a
+   * seed that is not found); other API families ignore it.
+   */
+  readonly asmCode?: number;
+  /** Structured detail for the ASM `details` key (a string, object or array per errorCode). */
+  readonly details?: unknown;
 }
 
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem };

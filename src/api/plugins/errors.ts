@@ -4,19 +4,24 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError, type Problem } from '../../lib/problem.ts';
-import { STATUS, problemBody, type ApiFamily } from '../problem-status.ts';
+import { problemBody, statusOf, type ApiFamily } from '../problem-status.ts';
+
+/** ASM paths (contract §2B); an unknown route under them still answers in the ASM shape. */
+const ASM_PATH = /^\/api\/(v1\/(seeds|assets|logbook|logbook-cursor|clouds|risks)|v2\/risk-|inventory\/|beta\/|integrations\/)/;
 
 export function familyOf(request: FastifyRequest): ApiFamily {
   const configured = request.routeOptions?.config?.family;
   if (configured) return configured;
   const path = request.url.split('?')[0];
-  return /^\/api\/v1\/(search|view|report|bulk|data)\b/.test(path) ? 'search-v1' : 'search';
+  if (ASM_PATH.test(path)) return 'asm';
+  if (/^\/api\/v1\/(search|view|report|bulk|data)\b/.test(path)) return 'search-v1';
+  // An unknown path from an ASM client (it always sends its key) is answered the way it reads errors.
+  return request.headers['censys-api-key'] !== undefined ? 'asm' : 'search';
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Problem): FastifyReply {
   const family = familyOf(request);
-  let status = STATUS[problem.code];
-  if (family === 'search-v1' && problem.code === 'unauthorized') status = 403;
+  const status = statusOf(family, problem);
   if (problem.retryAfter !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(problem.retryAfter))));
   return reply.code(status).type('application/json').send(problemBody(family, problem, status));
 }
@@ -31,10 +36,26 @@ function describeValidation(error: FastifyError): string {
   return `Invalid ${where}${name ? ` parameter '${name}'` : ''}: ${v.message ?? 'invalid value'}`;
 }
 
+/** The ASM 10008 details: AJV-style errors with a `dataPath` such as `.seeds[0].type`. */
+function ajvDetails(error: FastifyError, message: string): Record<string, unknown> {
+  const where = error.validationContext ?? 'body';
+  const errors = (error.validation ?? []).map((v) => ({
+    keyword: v.keyword,
+    dataPath: `${where === 'body' ? '' : `.${where}`}${(v.instancePath ?? '').split('/').slice(1).map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('')}`,
+    schemaPath: v.schemaPath,
+    params: v.params,
+    message: v.message ?? 'invalid value',
+  }));
+  return { message, errors };
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ProblemError) return sendProblem(request, reply, error.problem);
-    if (error.validation) return sendProblem(request, reply, { code: 'invalid_request', message: describeValidation(error) });
+    if (error.validation) {
+      const message = describeValidation(error);
+      return sendProblem(request, reply, { code: 'invalid_request', message, details: familyOf(request) === 'asm' ? ajvDetails(error, message) : undefined });
+    }
     const code = error.code ?? '';
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendProblem(request, reply, { code: 'payload_too_large', message: 'Request body is too large' });
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
@@ -64,7 +85,7 @@ export function registerJsonParser(app: FastifyInstance): void {
     try {
       done(null, JSON.parse(text));
     } catch (e) {
-      done(new ProblemError({ code: 'invalid_request', message: `Malformed JSON body: ${(e as Error).message}` }), undefined);
+      done(new ProblemError({ code: 'invalid_request', message: `Malformed JSON body: ${(e as Error).message}`, asmCode: 10067 }), undefined);
     }
   });
 }

@@ -2,7 +2,7 @@
 import { asObj, boolAt, serviceName, strAt, isTls } from '../service-view.ts';
 import { finding, type ServiceDetector } from './detector.ts';
 
-const ALLOWED = /anonymous[^\r\n]*\b(allowed|ok|permitted|accepted|welcome|enabled)\b|^230[ -][^\r\n]*\b(anonymous|guest)\b|\banonymous (ftp|access|login)s? (server|site|only)\b/i;
+const ALLOWED = /anonymous[^\r\n]*\b(allowed|ok|permitted|accepted|granted|welcome|enabled)\b|^230[ -][^\r\n]*\b(anonymous|guest)\b|\banonymous (ftp|access|login)s? (server|site|only)\b/i;
 const DENIED = /\b(no|not|denied|disabled|refused|prohibited|forbidden)\b[^\r\n]*\banonymous\b|\banonymous\b[^\r\n]*\b(no|not|denied|disabled|refused|prohibited|forbidden)\b/i;
 
 /** The greeting line that says anonymous logins work, if any. */

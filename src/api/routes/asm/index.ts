@@ -1,0 +1,10 @@
+/** The ASM API's routes (contract §2B), all behind the `Censys-Api-Key` guard. */
+import type { FastifyInstance } from 'fastify';
+import type { AsmContext } from '../../../asm/index.ts';
+import { workspaceAccountRoutes } from './account.ts';
+import { seedRoutes } from './seeds.ts';
+
+export async function asmRoutes(app: FastifyInstance, ctx: AsmContext): Promise<void> {
+  await workspaceAccountRoutes(app, ctx);
+  await seedRoutes(app, ctx);
+}

@@ -1,0 +1,19 @@
+/**
+ * What every ASM use case works with. main/ builds one (and subscribes discovery to its events);
+ * when none is given, the API builds a plain one over the store.
+ */
+import type { Store } from '../store/store.ts';
+import { SeedsChanged } from './seeds-changed.ts';
+
+export interface AsmContext {
+  readonly store: Store;
+  readonly seedsChanged: SeedsChanged;
+  /** The clock, so tests can pin `now`. */
+  now(): Date;
+  /** Where listener failures are reported (logging); they never fail the request. */
+  reportError?(err: unknown): void;
+}
+
+export function createAsmContext(store: Store, now: () => Date = () => new Date()): AsmContext {
+  return { store, now, seedsChanged: new SeedsChanged() };
+}

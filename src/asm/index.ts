@@ -1,0 +1,17 @@
+export { createAsmContext, type AsmContext } from './asm-context.ts';
+export { SeedsChanged, type SeedsChange, type SeedsChangedListener } from './seeds-changed.ts';
+export { checkSeedValue, isSeedType, SEED_TYPES, type SeedValueCheck } from './seed-value.ts';
+export { isReservedSeed } from './reserved-seeds.ts';
+export {
+  addSeeds,
+  deleteSeed,
+  deleteSeedsByLabel,
+  getSeed,
+  listSeeds,
+  replaceSeedsByLabel,
+  wireValue,
+  type AddSeedsResult,
+  type ReplaceSeedsResult,
+  type SeedFilterInput,
+  type SeedWireValue,
+} from './seeds.ts';
