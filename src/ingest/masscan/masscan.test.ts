@@ -225,3 +225,38 @@ test('streaming: records come out before the input ends', async () => {
     for (let n = await it.next(); !n.done; n = await it.next()) assert.notEqual(n.value.kind, 'host');
   }
 });
+
+test('arbitrary bytes never make a reader throw; every record has a position', async () => {
+  const fc = await import('fast-check');
+  const sources = [masscanJsonSource, masscanNdjsonSource, masscanListSource, masscanXmlSource, nmapXmlSource];
+  const prefixes = ['', '[\n{"ip": "', '<nmaprun scanner="masscan"><host>', '<nmaprun><host><ports>', '#masscan\n'];
+  await fc.assert(
+    fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), fc.constantFrom(...prefixes), fc.integer({ min: 1, max: 50 }), async (bytes, prefix, chunk) => {
+      const all = Buffer.concat([Buffer.from(prefix), bytes]);
+      for (const source of sources) {
+        const parts: Buffer[] = [];
+        for (let i = 0; i < all.length; i += chunk) parts.push(all.subarray(i, i + chunk));
+        for (const r of await collect(source, Readable.from(parts))) assert.match(r.position, /^(line|byte) \d+$/);
+      }
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test('many records across many small chunks all come out, in order', async () => {
+  const n = 3000;
+  const json = '[\n' + Array.from({ length: n }, (_, i) => `{ "ip": "10.0.${i >> 8}.${i & 255}", "timestamp": "1689000000", "ports": [ {"port": ${i % 65535}, "proto": "tcp", "status": "open", "reason": "syn-ack", "ttl": 64} ] }`).join('\n,\n') + '\n]\n';
+  const xml =
+    '<?xml version="1.0"?>\r\n<nmaprun scanner="masscan">\r\n' +
+    Array.from({ length: n }, (_, i) => `<host endtime="1689000000"><address addr="10.0.${i >> 8}.${i & 255}" addrtype="ipv4"/><ports><port protocol="tcp" portid="${i}"><state state="open" reason="syn-ack" reason_ttl="64"/></port></ports></host>\r\n`).join('') +
+    '</nmaprun>\r\n';
+  for (const [source, text] of [[masscanJsonSource, json], [masscanXmlSource, xml]] as const) {
+    const bytes = Buffer.from(text);
+    const parts: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += 777) parts.push(bytes.subarray(i, i + 777));
+    const records = await collect(source, Readable.from(parts));
+    assert.equal(records.length, n, source.format);
+    assert.ok(records.every((r) => r.kind === 'host'));
+    assert.equal(hosts(records)[n - 1].ip, `10.0.${(n - 1) >> 8}.${(n - 1) & 255}`);
+  }
+});

@@ -43,6 +43,21 @@ test('nmap -sV -O --script ssl-cert fixture (real nmap 7.93 output)', async () =
   assert.deepEqual(mystery, { port: ports.mystery, transport: 'TCP', state: 'open', serviceName: 'UNKNOWN', banner: 'PERISCOPE-TEST ready <1>\r\n' });
 });
 
+test('host discovery fixtures: user and PTR names, IPv6, no ports, the run start as the time', async () => {
+  const v4 = await collect(readFileSync(new URL('ping-localhost.xml', dir)));
+  assert.deepEqual(v4.map((r) => r.kind), ['host']);
+  assert.deepEqual(v4[0].kind === 'host' && v4[0].host, {
+    ip: '127.0.0.1',
+    observedAt: '2026-11-22T05:36:50.000Z',
+    source: 'nmap',
+    services: [],
+    names: ['localhost'],
+    reverseDns: ['localhost'],
+  });
+  const v6 = await collect(readFileSync(new URL('ping-localhost6.xml', dir)));
+  assert.deepEqual(v6.map((r) => r.kind === 'host' && [r.host.ip, r.host.services.length, r.host.names]), [['::1', 0, undefined]]);
+});
+
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE nmaprun>\n<nmaprun scanner="nmap" start="1700000000" version="7.93">\n';
 const host = (body: string, attrs = ' starttime="1700000001" endtime="1700000002"') =>
   `<host${attrs}><status state="up" reason="syn-ack"/>\n<address addr="192.0.2.1" addrtype="ipv4"/><address addr="00:11:22:33:44:55" addrtype="mac"/>${body}</host>\n`;
