@@ -93,7 +93,7 @@ export class PostgresEngine implements BenchEngine {
   aggSql(spec: AggSpec): string {
     const hostFilter = spec.filtered ? `terms @> ARRAY['services.service_name=HTTP']` : 'true';
     const svcFilter = spec.filtered ? `host_id IN (SELECT id FROM hosts WHERE ${hostFilter})` : 'true';
-    const tail = `GROUP BY 1 ORDER BY n DESC, key COLLATE "C" LIMIT ${TOP_BUCKETS}`;
+    const tail = 'GROUP BY 1';
     switch (spec.field) {
       case 'services.port':
         return `SELECT port::text AS key, count(*)::int AS n FROM services WHERE ${svcFilter} AND port IS NOT NULL ${tail}`;
@@ -107,7 +107,9 @@ export class PostgresEngine implements BenchEngine {
   }
 
   async aggregate(spec: AggSpec): Promise<Bucket[]> {
-    const r = await this.client.query<{ key: string; n: number }>(this.aggSql(spec));
+    // Buckets tie-break on the key in code-unit order, whatever the database's collation.
+    const sql = `SELECT key, n FROM (${this.aggSql(spec)}) AS b ORDER BY n DESC, key COLLATE "C" LIMIT ${TOP_BUCKETS}`;
+    const r = await this.client.query<{ key: string; n: number }>(sql);
     return r.rows.map((x) => ({ key: x.key, count: x.n }));
   }
 

@@ -53,6 +53,15 @@ function estimate(o: BenchOptions): string {
     `PostgreSQL/SQLite disk ~${((o.hosts * 2 * 9000) / 2 ** 30).toFixed(1)} GB; queries up to ${Math.ceil(((o.budgetMs / 1000) * 17 * o.engines.length) / 60)} min (budget ${o.budgetMs / 1000} s per query per engine)`;
 }
 
+/** A failing statement is a gate failure of that engine, not the end of the run. */
+async function guarded(name: string, kind: Mismatch['kind'], engine: string, check: () => Promise<Mismatch[]>): Promise<Mismatch[]> {
+  try {
+    return await check();
+  } catch (e) {
+    return [{ kind, name, engine, detail: `error: ${e instanceof Error ? e.message : String(e)}` }];
+  }
+}
+
 interface Row {
   readonly name: string;
   readonly censys: string;
@@ -125,12 +134,12 @@ async function main(): Promise<number> {
     for (const q of queries) {
       const ref = periscope.searchSync(q);
       refSearch.set(q.name, ref);
-      for (const b of baselines) mismatches.push(...compareSearch(q.name, b.name, ref, await b.search(q)));
+      for (const b of baselines) mismatches.push(...(await guarded(q.name, 'query', b.name, async () => compareSearch(q.name, b.name, ref, await b.search(q)))));
     }
     for (const a of aggs) {
       const ref = periscope.aggregateSync(a);
       refAgg.set(a.name, ref);
-      for (const b of baselines) mismatches.push(...compareBuckets(a.name, b.name, ref, await b.aggregate(a)));
+      for (const b of baselines) mismatches.push(...(await guarded(a.name, 'aggregation', b.name, async () => compareBuckets(a.name, b.name, ref, await b.aggregate(a)))));
     }
     if (mismatches.length === 0) log('  all engines agree on every count, first page and top bucket');
     else for (const m of mismatches) log(`  MISMATCH ${m.kind} ${m.name} [${m.engine}]: ${m.detail}`);
@@ -138,7 +147,12 @@ async function main(): Promise<number> {
     const timeRow = async (name: string, censys: string, reference: number, run: (e: BenchEngine) => () => unknown): Promise<Row> => {
       const timings: Record<string, Timing> = {};
       for (const e of engines) {
-        timings[e.name] = await time(run(e), o);
+        try {
+          timings[e.name] = await time(run(e), o);
+        } catch (err) {
+          log(`  ${name} [${e.name}] failed while timing: ${err instanceof Error ? err.message : String(err)}`);
+          timings[e.name] = { runs: 0, p50: NaN, p99: NaN, min: NaN, max: NaN };
+        }
       }
       const base = timings.periscope!.p50;
       const ratios: Record<string, number> = {};
