@@ -84,7 +84,8 @@ function mapPort(port: XmlElement): ServiceObservation | { error: string } | und
   const extendedServiceName = serviceName === 'HTTP' && isTls ? 'HTTPS' : undefined;
 
   const sslCert = scripts.find((s) => s.attrs.id === 'ssl-cert');
-  const pem = sslCert ? scriptElem(sslCert, 'pem') : undefined;
+  // Structured output has the PEM in an elem; older nmap only prints it (at -vv) in `output`.
+  const pem = sslCert ? (scriptElem(sslCert, 'pem') ?? sslCert.attrs.output) : undefined;
   let chain: Uint8Array[] = [];
   if (pem) {
     const parsed = pemToDer(pem);

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import type { IngestRecord } from '../observation.ts';
@@ -104,6 +105,16 @@ test('hostnames, states, ipv6, down hosts, hosts without ports, times', async ()
   assert.deepEqual(v6.services, []);
   // No host time: the run's start.
   assert.equal(noTime.observedAt, '2023-11-14T22:13:20.000Z');
+});
+
+test('ssl-cert without structured output: the PEM printed in `output` is used', async () => {
+  const pem = readFileSync(new URL('server-cert.pem', dir), 'utf8');
+  const escaped = ('Subject: commonName=www.example.test\n' + pem).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\n/g, '&#xa;');
+  const doc = HEAD + host(`<ports><port protocol="tcp" portid="443"><state state="open"/><service name="https" method="table" conf="3"/><script id="ssl-cert" output="${escaped}"/></port></ports>`) + '</nmaprun>';
+  const [r] = await collect(doc);
+  const der = r.kind === 'host' ? r.host.services[0].tls?.chain[0] : undefined;
+  assert.equal(createHash('sha256').update(der ?? new Uint8Array()).digest('hex'), opensslSha256(new URL('server-cert.pem', dir).pathname));
+  assert.equal(r.kind === 'host' && r.host.services[0].extendedServiceName, 'HTTPS');
 });
 
 test('without any time the observation is stamped with options.now', async () => {
