@@ -63,12 +63,13 @@ export function bannerService(port: number, transport: Transport, app: string, t
       return { ...base, serviceName: 'HTTP', protocols: { http: { response: { body: text } } } };
     case 'http.server':
       return { ...base, serviceName: 'HTTP', protocols: { http: { response: { headers: { Server: [text] } } } } };
+    // Kept as the text masscan printed, without a `tls` object: an observation's tls replaces the
+    // known one in the pipeline, and an empty chain would drop a certificate a richer scan found.
     case 'X509':
     case 'X509CA':
-      // Kept as the text masscan printed; certificates come from formats that carry them whole.
-      return { ...base, tls: { chain: [] }, protocols: { x509: { [app === 'X509' ? 'certificate' : 'ca_certificate']: text } } };
+      return { ...base, protocols: { x509: { [app === 'X509' ? 'certificate' : 'ca_certificate']: text } } };
     case 'ssl':
-      return { ...base, tls: { chain: [] }, protocols: { ssl: { summary: text } } };
+      return { ...base, protocols: { ssl: { summary: text } } };
   }
   if (FINDINGS.has(app)) return { ...base, labels: [app] };
   const serviceName = SERVICE_NAMES[app];

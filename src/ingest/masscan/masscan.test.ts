@@ -35,7 +35,7 @@ function assertScan(records: IngestRecord[]): void {
     assert.equal(h.services.length, 1);
   }
   const all = services(records);
-  const status = all.filter((s) => s.serviceName === undefined && s.tls === undefined);
+  const status = all.filter((s) => s.serviceName === undefined && s.protocols === undefined);
   assert.deepEqual(
     status.map((s) => `${s.port}/${s.transport}/${s.state}`).sort(),
     ['22/TCP/open', '25/TCP/open', '443/TCP/open', '80/TCP/open', '8081/TCP/closed'],
@@ -57,8 +57,8 @@ function assertScan(records: IngestRecord[]): void {
   });
   const raw = http.find((s) => s.banner !== undefined)?.banner ?? '';
   assert.match(raw, /^HTTP\/1\.1 200 OK\r\nServer: nginx\/1\.22\.1\r\nContent-Type: text\/html\r\nDate: .* GMT\r\nConnection: close\r\n\r$/);
-  const tls = all.find((s) => s.port === 443 && s.tls);
-  assert.deepEqual(tls, { port: 443, transport: 'TCP', state: 'open', tls: { chain: [] }, protocols: { ssl: { summary: ' ALERT(0x0246) ' } } });
+  const tls = all.find((s) => s.port === 443 && s.protocols);
+  assert.deepEqual(tls, { port: 443, transport: 'TCP', state: 'open', protocols: { ssl: { summary: ' ALERT(0x0246) ' } } });
 }
 
 test('masscan -oJ fixture (real masscan 1.3.2 output with --banners)', async () => {
@@ -166,7 +166,7 @@ test('banner names map to Censys service names; vulnerability findings become la
   const s = services(await collect(masscanListSource, lines.join('\n')));
   assert.equal(s[0].serviceName, 'VNC');
   assert.equal(s[1].serviceName, 'RDP');
-  assert.deepEqual(s[2], { port: 5900, transport: 'TCP', state: 'open', tls: { chain: [] }, protocols: { x509: { certificate: 'text' } } });
+  assert.deepEqual(s[2], { port: 5900, transport: 'TCP', state: 'open', protocols: { x509: { certificate: 'text' } } });
   assert.deepEqual(s[3].labels, ['heartbleed']);
   assert.equal(s[4].serviceName, undefined);
   assert.equal(s[4].banner, 'text');
