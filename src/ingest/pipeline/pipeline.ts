@@ -18,6 +18,7 @@ import type { IndexName } from '../../model/field-def.ts';
 import type { PutResult, Store, StoredDocument } from '../../store/store.ts';
 import { parseTimestamp, isoTime } from '../../lib/time.ts';
 import { parseCertificate, type CertificateDocument } from '../x509/index.ts';
+import { createIntermediatePool, defaultRootStore, validateChain } from '../validation/index.ts';
 import type { Enrichment } from '../enrich/index.ts';
 import type { CertificateObservation, HostObservation, IngestRecord } from '../observation.ts';
 import { hostIdOf, type HostId } from './host-id.ts';
@@ -97,6 +98,8 @@ interface CertSighting {
   firstMs?: number;
   lastMs?: number;
   readonly ct: Map<string, { index: number; added_to_ct_at: string }>;
+  /** Issuers presented with it (TLS chain after the leaf, CT chain), used to validate it. */
+  chain: readonly Uint8Array[];
 }
 
 function validateHost(obs: HostObservation): string | undefined {
@@ -114,6 +117,7 @@ function validateHost(obs: HostObservation): string | undefined {
 class BatchRunner {
   readonly summary: IngestSummary;
   private readonly expiryMs: number;
+  private readonly intermediates = createIntermediatePool();
   private readonly keepRejected: number;
 
   constructor(private readonly deps: IngestDeps) {
@@ -164,11 +168,12 @@ class BatchRunner {
       return parsed.get(fp);
     };
     const sightings = new Map<string, CertSighting>();
-    const sight = (der: Uint8Array, ms: number | undefined, inScan: boolean): CertSighting | undefined => {
+    const sight = (der: Uint8Array, ms: number | undefined, inScan: boolean, chain: readonly Uint8Array[] = []): CertSighting | undefined => {
       if (!parse(der)) return undefined;
       const fp = fingerprint(der);
       let s = sightings.get(fp);
-      if (!s) sightings.set(fp, (s = { fp, der, inScan: false, ct: new Map() }));
+      if (!s) sightings.set(fp, (s = { fp, der, inScan: false, ct: new Map(), chain }));
+      if (s.chain.length === 0 && chain.length > 0) s.chain = chain;
       if (inScan) s.inScan = true;
       if (ms !== undefined) {
         s.firstMs = s.firstMs === undefined ? ms : Math.min(s.firstMs, ms);
@@ -182,17 +187,20 @@ class BatchRunner {
         continue;
       }
       const ctMs = cert.ct ? parseTimestamp(cert.ct.timestamp) : undefined;
-      const s = sight(cert.der, ctMs, false);
+      const s = sight(cert.der, ctMs, false, cert.chain ?? []);
       if (!s) {
         const r = parseCertificate(cert.der, { now: this.deps.now() });
         this.reject(position, r.ok ? 'certificate not stored' : r.error);
         continue;
       }
       if (cert.ct && ctMs !== undefined) s.ct.set(cert.ct.log, { index: cert.ct.index, added_to_ct_at: isoTime(ctMs) });
-      for (const issuer of cert.chain ?? []) sight(issuer, undefined, false);
+      (cert.chain ?? []).forEach((issuer, i) => sight(issuer, undefined, false, (cert.chain ?? []).slice(i + 1)));
     }
     for (const h of hosts) {
-      for (const svc of h.obs.services) for (const der of svc.tls?.chain ?? []) sight(der, h.ms, true);
+      for (const svc of h.obs.services) {
+        const chain = svc.tls?.chain ?? [];
+        chain.forEach((der, i) => sight(der, h.ms, true, chain.slice(i + 1)));
+      }
     }
     await this.writeCertificates([...sightings.values()], parsed);
 
@@ -210,18 +218,37 @@ class BatchRunner {
     const existing = new Map<string, StoredDocument>();
     for (const d of await this.deps.store.documents.getMany('certificates', sightings.map((s) => s.fp))) existing.set(d.id, d);
     const nowMs = this.deps.now().getTime();
+    // Issuers seen anywhere in this run help validate certificates whose chain was not presented.
+    for (const s of sightings) this.intermediates.add(s.der);
     const items: { id: string; doc: Record<string, unknown>; observedAt: string }[] = [];
     for (const s of sightings) {
       const old = existing.get(s.fp);
       if (old) this.summary.certificates.seenAgain++;
       else this.summary.certificates.new++;
-      const next = mergeCertificate(old?.doc, parsed.get(s.fp)!, s, nowMs);
+      // Validated once, when first stored; re-validating as time passes is a separate sweep.
+      const validation = old?.doc.validation ? undefined : await this.validate(s);
+      const next = mergeCertificate(old?.doc, parsed.get(s.fp)!, s, nowMs, validation);
       if (next === old?.doc) continue;
       // A certificate's versions move forward: a late sighting updates the current document.
       const at = Math.max(s.lastMs ?? s.firstMs ?? nowMs, old ? (parseTimestamp(old.validFrom) ?? 0) : 0);
       items.push({ id: s.fp, doc: next, observedAt: isoTime(at) });
     }
     if (!this.deps.dryRun && items.length > 0) await this.deps.indexer.put('certificates', items);
+  }
+
+  private async validate(s: CertSighting): Promise<Record<string, unknown>> {
+    const v = await validateChain(s.der, s.chain, this.intermediates, defaultRootStore(), { at: this.deps.now() });
+    return {
+      nss: {
+        is_valid: v.is_valid,
+        has_trusted_path: v.has_trusted_path,
+        ever_valid: v.ever_valid,
+        parents: v.parents,
+        chains: v.chains,
+        type: v.type,
+        ...(v.reason ? { reason: v.reason } : {}),
+      },
+    };
   }
 
   private async mergeHosts(hosts: readonly HostItem[], ctx: MergeContext): Promise<void> {
@@ -290,9 +317,17 @@ export function mergeCertificate(
   fresh: CertificateDocument,
   s: Pick<CertSighting, 'inScan' | 'firstMs' | 'lastMs' | 'ct'>,
   nowMs: number,
+  validation?: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = old ? { ...old } : { ...fresh };
   let changed = !old;
+  if (validation && !out.validation) {
+    out.validation = validation;
+    const trusted = (validation.nss as { has_trusted_path?: boolean } | undefined)?.has_trusted_path === true;
+    const labels = ((out.labels as string[] | undefined) ?? []).filter((l) => l !== 'trusted' && l !== 'untrusted');
+    out.labels = [...labels, trusted ? 'trusted' : 'untrusted'].sort();
+    changed = true;
+  }
   const firstMs = s.firstMs ?? nowMs;
   const oldAdded = typeof out.added_at === 'string' ? parseTimestamp(out.added_at) : undefined;
   if (oldAdded === undefined || firstMs < oldAdded) {

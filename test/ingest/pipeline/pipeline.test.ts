@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runIngest, sha256Hex } from '../../../src/ingest/pipeline/index.ts';
 import type { IngestRecord } from '../../../src/ingest/observation.ts';
+import { rootCertificates } from 'node:tls';
+import { pemToDer } from '../../../src/ingest/x509/index.ts';
 import { deps, dumpStore, fixtureDer, from, host, open, tempRuntime } from './helpers.ts';
 
 const leaf = fixtureDer('leaf.pem');
@@ -185,5 +187,38 @@ test('a host with no open service creates no document', async () => {
     assert.equal(await t.rt.store.documents.count('hosts'), 0);
   } finally {
     await t.close();
+  }
+});
+
+test('certificates are validated against the Mozilla roots when first stored', async () => {
+  const { rt, close } = await tempRuntime();
+  try {
+    const leaf = fixtureDer('leaf.pem');
+    const intermediate = fixtureDer('intermediate.pem');
+    const root = fixtureDer('root.pem');
+    // A real Mozilla root (from Node's bundled store) validates as a trusted root.
+    const mozilla = pemToDer(rootCertificates[0]);
+    assert.ok(mozilla.ok);
+    await runIngest(
+      from([
+        host('198.51.100.7', '2026-01-10T00:00:00Z', [open(443, { serviceName: 'HTTP', tls: { chain: [leaf, intermediate, root] } })]),
+        { kind: 'certificate', position: 'block 1', certificate: { der: mozilla.ders[0], source: 'pem' } },
+      ]),
+      deps(rt),
+    );
+    const leafDoc = (await rt.store.documents.get('certificates', sha256Hex(leaf)))!.doc as any;
+    assert.equal(leafDoc.validation.nss.is_valid, false);
+    assert.equal(leafDoc.validation.nss.has_trusted_path, false);
+    assert.equal(leafDoc.validation.nss.type, 'LEAF');
+    assert.equal(typeof leafDoc.validation.nss.reason, 'string');
+    assert.ok(leafDoc.labels.includes('untrusted'));
+    const interDoc = (await rt.store.documents.get('certificates', sha256Hex(intermediate)))!.doc as any;
+    assert.equal(interDoc.validation.nss.type, 'INTERMEDIATE');
+    const rootDoc = (await rt.store.documents.get('certificates', sha256Hex(mozilla.ders[0])))!.doc as any;
+    assert.equal(rootDoc.validation.nss.is_valid, true);
+    assert.equal(rootDoc.validation.nss.type, 'ROOT');
+    assert.ok(rootDoc.labels.includes('trusted'));
+  } finally {
+    await close();
   }
 });
