@@ -48,6 +48,8 @@ export function detectHostRisks(host: HostDoc, ctx: DetectContext): DetectedRisk
   const services = Array.isArray(host.services) ? host.services : [];
   for (const s of services) {
     if (!s || typeof s !== 'object' || typeof s.port !== 'number') continue;
+    // Pseudo services of hosts answering on every port (tarpits) say nothing about what runs there.
+    if (s.truncated === true) continue;
     const base = serviceContext(s);
     for (const d of SERVICE_DETECTORS) {
       for (const f of d.detect(s, host, ctx)) if (enabled(f.type, ctx)) out.push(toRisk(f, subject, base, ctx));

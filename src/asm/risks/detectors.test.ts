@@ -221,6 +221,7 @@ test('databases: exposed when a login is offered, not when the server turns the 
     assert.ok(hostTypes([svc(name, 1000)]).includes(type), name);
   }
   assert.deepEqual(hostTypes([http({ port: 3306, title: 'Welcome' })]).filter((t) => t.startsWith('service.database')), [], 'a web server on 3306 is not MySQL');
+  assert.deepEqual(hostTypes([svc('TELNET', 23, { truncated: true })]), [], 'pseudo services of truncated hosts are skipped');
 });
 
 test('Redis: exposed always, unauthenticated only when PING is answered', () => {

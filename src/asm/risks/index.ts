@@ -1,3 +1,8 @@
+/**
+ * Risk detection for the ASM API: the risk-type catalogue, pure detectors over Censys host and
+ * certificate documents and storage buckets, and the identity that ties a detected risk to its
+ * instance across re-evaluations. No I/O: callers pass documents, a clock and a certificate lookup.
+ */
 export type { CertDoc, ContextType, DetectContext, DetectedRisk, Finding, HostDoc, RiskContext, RiskSubject, RiskType, ServiceDoc, Severity, StorageDoc, SubjectType } from './risk-model.ts';
 export { SEVERITIES } from './risk-model.ts';
 export { RISK_TYPES, riskTypeById, configNumber } from './risk-types.ts';
