@@ -68,7 +68,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await adminIngestRoutes(api, options.ctx);
       // ASM API (contract §2B): Censys-Api-Key auth, ASM error shapes.
       registerAsmGuard(api, { auth: options.auth, rateLimit: options.rateLimit });
-      await asmRoutes(api, options.asm ?? createAsmContext(options.ctx.store, () => options.ctx.now()));
+      await asmRoutes(
+        api,
+        options.asm ?? createAsmContext(options.ctx.store, () => options.ctx.now(), (err) => app.log.error({ err }, 'a seeds-changed listener failed')),
+      );
       api.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
     },
     { prefix: '/api' },

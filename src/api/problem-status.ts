@@ -46,23 +46,60 @@ export function reasonPhrase(status: number): string {
 export type ApiFamily = 'search' | 'search-v1' | 'asm';
 
 /**
- * The Censys ASM error codes this server sends: HTTP status and the fixed `message` (contract
- * §1.10). A Problem names one through `asmCode`, or gets its code's default from ASM_CODE.
+ * The Censys ASM error codes: HTTP status and the fixed `message` (contract §1.10; where the
+ * spec attaches no status, the one that fits). A Problem names one through `asmCode`, or gets its code's default from ASM_CODE.
  * Codes below 10000 are not Censys codes: they are the HTTP status, used where Censys defines no
  * ASM code (an unknown route, a body too large), so clients fall back to their generic exception.
  */
 export const ASM_ERRORS: Readonly<Record<number, { readonly status: number; readonly message: string }>> = {
   10000: { status: 400, message: 'API Key Missing' },
   10001: { status: 401, message: 'Invalid API Key' },
+  10002: { status: 401, message: 'Invalid Auth Token' },
   10006: { status: 403, message: 'Unauthorized' },
   10007: { status: 400, message: 'Invalid Seed Data' },
   10008: { status: 400, message: 'Invalid Request' },
+  10011: { status: 422, message: 'Unable to Remove Non-Seed Nodes' },
+  10012: { status: 409, message: 'Unable to Remove Non-Existent Seeds' },
+  10013: { status: 409, message: 'Need Confirmation to Remove Seeds with Children' },
   10014: { status: 404, message: 'Unable to Find Seed' },
+  10015: { status: 422, message: 'Not a Seed' },
   10016: { status: 422, message: 'Too Many Input Nodes' },
+  10017: { status: 422, message: 'Estimated Number of Associated Assets Within Warning Threshold' },
+  10018: { status: 404, message: 'Host not Found' },
+  10019: { status: 404, message: 'Domain not Found' },
+  10020: { status: 404, message: 'Certificate not Found' },
+  10021: { status: 422, message: 'Invalid IPv4 Address' },
+  10022: { status: 404, message: 'Asset Excluded' },
+  10025: { status: 400, message: 'Tag Must Not Have Trailing or Leading Whitespace' },
+  10026: { status: 400, message: 'Tag Must Not Be An Empty String' },
+  10027: { status: 400, message: 'Tag Labels May Not Differ Only In Casing' },
+  10028: { status: 400, message: 'Tag Label Too Long' },
+  10029: { status: 503, message: 'Application Temporarily Down for Maintenance' },
+  10034: { status: 400, message: 'Tag Color Too Long' },
+  10036: { status: 400, message: 'Tag Color Must Not Have Trailing or Leading Whitespace' },
+  10037: { status: 400, message: 'Invalid Color Specification' },
   10038: { status: 400, message: 'Invalid Seed Type' },
   10039: { status: 429, message: 'Too Many Requests' },
+  10040: { status: 400, message: 'Invalid Logbook Cursor' },
+  10050: { status: 400, message: 'Page size invalid' },
+  10051: { status: 400, message: 'Page number out of range' },
+  10054: { status: 400, message: 'Invalid Comment' },
+  10055: { status: 404, message: 'Comment not Found' },
+  10057: { status: 404, message: 'Subdomain not Found' },
+  10059: { status: 400, message: 'Invalid Cloud Asset Data' },
+  10060: { status: 400, message: 'Invalid object storage asset identifier' },
+  10061: { status: 404, message: 'Object storage asset not found' },
   10067: { status: 400, message: 'Bad JSON string in body' },
+  10073: { status: 404, message: 'Risk not Found' },
+  10078: { status: 400, message: 'Invalid Date' },
+  10084: { status: 400, message: 'Data Not Populated' },
+  10086: { status: 404, message: 'Asset Not Found' },
+  10088: { status: 400, message: 'Invalid Asset Type for Environment' },
+  10091: { status: 400, message: 'Invalid keywords in body' },
+  10096: { status: 504, message: 'Search API timeout' },
+  10097: { status: 502, message: 'Search API error' },
   10098: { status: 500, message: 'Internal server error' },
+  10099: { status: 400, message: 'Invalid Comment HTML' },
   404: { status: 404, message: 'Not Found' },
   409: { status: 409, message: 'Conflict' },
   413: { status: 413, message: 'Payload Too Large' },

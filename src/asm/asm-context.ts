@@ -14,6 +14,6 @@ export interface AsmContext {
   reportError?(err: unknown): void;
 }
 
-export function createAsmContext(store: Store, now: () => Date = () => new Date()): AsmContext {
-  return { store, now, seedsChanged: new SeedsChanged() };
+export function createAsmContext(store: Store, now: () => Date = () => new Date(), reportError?: (err: unknown) => void): AsmContext {
+  return { store, now, seedsChanged: new SeedsChanged(), ...(reportError ? { reportError } : {}) };
 }
