@@ -5,7 +5,8 @@
  * command writes to the store only: the engine is rebuilt from the store when the server starts,
  * and indexing here would hold every ingested host in this process's memory.
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import type { Config } from '../main/config.ts';
 import { openRuntime } from '../main/runtime.ts';
@@ -42,8 +43,28 @@ function counting(onBytes: (n: number) => void): Transform {
   });
 }
 
-export async function ingestCommand(config: Config, files: readonly string[], flags: IngestFlags): Promise<number> {
-  if (files.length === 0) throw new UsageError('name at least one FILE, or - for standard input');
+/** A folder stands for every file below it (hidden ones excepted), in name order. */
+function expandFolders(names: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name.startsWith('.')) continue;
+      const p = join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.isFile()) out.push(p);
+    }
+  };
+  for (const n of names) {
+    if (n !== '-' && existsSync(n) && statSync(n).isDirectory()) walk(n);
+    else out.push(n);
+  }
+  return out;
+}
+
+export async function ingestCommand(config: Config, named: readonly string[], flags: IngestFlags): Promise<number> {
+  if (named.length === 0) throw new UsageError('name at least one FILE, or - for standard input');
+  const files = expandFolders(named);
+  if (files.length === 0) throw new UsageError(`no files in ${named.join(', ')}`);
   const format = checkFormat(flags.format);
   if (!format.ok) throw new UsageError(`${format.error}; known formats: auto, ${formatNames().join(', ')}`);
   const expiry = flags.serviceExpiry === undefined ? DEFAULT_SERVICE_EXPIRY_MS : parseDuration(flags.serviceExpiry);

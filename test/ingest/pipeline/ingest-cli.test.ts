@@ -120,3 +120,21 @@ test('an unrecognised input is reported, not guessed', async () => {
   assert.match(r.stdout, /notes\.txt: format not recognised/);
   assert.match(r.stderr, /notes\.txt:start: rejected: format not recognised/);
 });
+
+test('a folder of PEM certificates ingests with one command, recursively, in name order', async () => {
+  const dir = tempDir();
+  const certs = join(dir, 'certs');
+  const nested = join(certs, 'more');
+  const { mkdirSync, copyFileSync } = await import('node:fs');
+  mkdirSync(nested, { recursive: true });
+  const fixture = (name: string) => new URL(`../../fixtures/certificates/${name}`, import.meta.url).pathname;
+  copyFileSync(fixture('leaf.pem'), join(certs, 'a-leaf.pem'));
+  copyFileSync(fixture('intermediate.pem'), join(nested, 'b-intermediate.pem'));
+  copyFileSync(fixture('root.pem'), join(nested, 'c-root.pem'));
+  writeFileSync(join(certs, '.hidden.pem'), 'not read');
+  const r = await run(['ingest', '--data-dir', join(dir, 'data'), certs]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /certificates: 3 new/);
+  assert.match(r.stdout, /a-leaf\.pem: pem[\s\S]*b-intermediate\.pem: pem[\s\S]*c-root\.pem: pem/);
+  assert.doesNotMatch(r.stdout, /hidden/);
+});
