@@ -144,6 +144,18 @@ function decodedName(protocols: readonly string[], serviceName: string): string 
   return protocols.includes(wanted) ? wanted : [...protocols].sort()[0];
 }
 
+function isPlainObject(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** `b` over `a`, recursing into objects; arrays and scalars of `b` win. */
+function mergeDeep(a: unknown, b: unknown): unknown {
+  if (!isPlainObject(a) || !isPlainObject(b)) return b;
+  const out: Json = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = mergeDeep(a[k], v);
+  return out;
+}
+
 /** The service an open observation describes, on top of what was known (see the rules above). */
 function mergeService(old: Json | undefined, s: ServiceObservation, observedAt: string, obs: HostObservation, ctx: MergeContext): Json {
   const identified = s.serviceName && s.serviceName !== 'UNKNOWN' ? s.serviceName.toUpperCase() : undefined;
@@ -162,15 +174,28 @@ function mergeService(old: Json | undefined, s: ServiceObservation, observedAt: 
   if (s.labels && s.labels.length > 0) out.labels = sortedUnique(s.labels);
   // An unidentified observation (a banner grab) knows less than an identified service's protocol data.
   const knowsLess = !identified && keep !== undefined && typeof keep.service_name === 'string' && keep.service_name !== 'UNKNOWN';
+  // Several records of one scan (masscan writes `http.server`, `title` and `http` banners
+  // separately) describe the same service at the same time: they add up instead of replacing.
+  const sameScan = keep !== undefined && keep.observed_at === observedAt && keep.perspective_id === out.perspective_id;
   if (s.protocols && Object.keys(s.protocols).length > 0 && !knowsLess) {
-    for (const k of Object.keys(out)) if (!BASE_KEYS.has(k)) delete out[k];
-    for (const [k, v] of Object.entries(s.protocols)) if (v !== undefined && !BASE_KEYS.has(k)) out[k] = v;
+    if (!sameScan) for (const k of Object.keys(out)) if (!BASE_KEYS.has(k)) delete out[k];
+    for (const [k, v] of Object.entries(s.protocols)) {
+      if (v === undefined || BASE_KEYS.has(k)) continue;
+      out[k] = sameScan ? mergeDeep(out[k], v) : v;
+    }
   }
   if (s.tls) {
     const t = tlsDoc(s.tls, ctx);
-    out.tls = t.tls;
-    if (t.certificate) out.certificate = t.certificate;
-    else delete out.certificate;
+    if (t.certificate) {
+      out.tls = t.tls;
+      out.certificate = t.certificate;
+    } else if (typeof keep?.certificate === 'string') {
+      // A scanner that saw TLS but captured no certificate (masscan, naabu) keeps the one another scan found.
+      out.tls = { ...(keep.tls as Json | undefined), ...t.tls };
+    } else {
+      out.tls = t.tls;
+      delete out.certificate;
+    }
   }
   const protocolKeys = Object.keys(out).filter((k) => !BASE_KEYS.has(k));
   const decoded = decodedName(protocolKeys, serviceName);

@@ -234,3 +234,27 @@ test('a TLS chain links the leaf fingerprint and describes the leaf', () => {
   assert.equal(typeof leafData.pubkey_algorithm, 'string');
   assert.equal(typeof leafData.pubkey_bit_size, 'number');
 });
+
+test('records of one scan add up; a TLS observation without a certificate keeps the known one', async () => {
+  const { mergeObservation } = await import('../../../src/ingest/pipeline/merge-host.ts');
+  const ctx = { enrich: () => undefined, serviceExpiryMs: 7 * 86_400_000, certificateFingerprint: () => 'f'.repeat(64) };
+  const at = '2026-01-05T10:00:00.000Z';
+  const obs = (protocols: Record<string, unknown>) => ({ ip: '192.0.2.9', observedAt: at, source: 'masscan', services: [{ port: 80, transport: 'TCP' as const, state: 'open' as const, serviceName: 'HTTP', protocols }] });
+  let doc = mergeObservation(undefined, obs({ http: { response: { headers: { Server: ['nginx'] } } } }), ctx);
+  doc = mergeObservation(doc, obs({ http: { response: { html_title: 'Welcome' } } }), ctx);
+  const http = (doc.services as any[])[0].http;
+  assert.deepEqual(http.response, { headers: { Server: ['nginx'] }, html_title: 'Welcome' });
+  // A later scan replaces the protocol data as a whole.
+  const later = mergeObservation(doc, { ...obs({ http: { response: { html_title: 'New' } } }), observedAt: '2026-01-06T10:00:00.000Z' }, ctx);
+  assert.deepEqual((later.services as any[])[0].http.response, { html_title: 'New' });
+
+  const withCert = { ...obs({}), services: [{ port: 443, transport: 'TCP' as const, state: 'open' as const, serviceName: 'HTTP', tls: { chain: [new Uint8Array([1, 2, 3])], versionSelected: 'TLSv1_2' } }] };
+  let tlsDoc = mergeObservation(undefined, withCert, ctx);
+  assert.equal((tlsDoc.services as any[])[0].certificate, 'f'.repeat(64));
+  const bare = { ...obs({}), observedAt: '2026-01-07T10:00:00.000Z', source: 'naabu', services: [{ port: 443, transport: 'TCP' as const, state: 'open' as const, tls: { chain: [] } }] };
+  tlsDoc = mergeObservation(tlsDoc, bare, ctx);
+  const svc = (tlsDoc.services as any[])[0];
+  assert.equal(svc.certificate, 'f'.repeat(64));
+  assert.equal(svc.tls.version_selected, 'TLSv1_2');
+  assert.equal(svc.tls.certificates.leaf_fp_sha_256, 'f'.repeat(64));
+});
