@@ -235,8 +235,7 @@ test('a TLS chain links the leaf fingerprint and describes the leaf', () => {
   assert.equal(typeof leafData.pubkey_bit_size, 'number');
 });
 
-test('records of one scan add up; a TLS observation without a certificate keeps the known one', async () => {
-  const { mergeObservation } = await import('../../../src/ingest/pipeline/merge-host.ts');
+test('records of one scan add up; a TLS observation without a certificate keeps the known one', () => {
   const ctx = { enrich: () => undefined, serviceExpiryMs: 7 * 86_400_000, certificateFingerprint: () => 'f'.repeat(64) };
   const at = '2026-01-05T10:00:00.000Z';
   const obs = (protocols: Record<string, unknown>) => ({ ip: '192.0.2.9', observedAt: at, source: 'masscan', services: [{ port: 80, transport: 'TCP' as const, state: 'open' as const, serviceName: 'HTTP', protocols }] });
