@@ -246,6 +246,8 @@ function validation(prefix: string): FieldSpec[] {
       parents: 'hex',
       'chains.sha256fp': 'hex',
       type: 'keyword',
+      // Periscope's own: why a certificate is not valid (expired, unknown issuer, ...).
+      reason: 'text',
     }),
   );
 }
