@@ -1,7 +1,121 @@
+/**
+ * `--http`: the real server in-process on 127.0.0.1 (ephemeral port) over the corpus, loaded
+ * through the Indexer into a temporary SQLite store (so the load rate is store plus index), then
+ * driven by autocannon (in a child process) at 16 connections: search pages of 100 hits over
+ * the query mix, host views over a list of ids, and a `services.port` aggregation.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { buildApp } from '../src/api/app.ts';
+import { DEFAULTS, type Config } from '../src/main/config.ts';
+import { openRuntime } from '../src/main/runtime.ts';
+import { VERSION } from '../src/main/version.ts';
+import type { PutItem } from '../src/search/indexer.ts';
+import { createAccount } from '../src/users/accounts.ts';
+import { readCorpus } from './corpus-file.ts';
+import { fmtMs, formatTable } from './format-table.ts';
 import type { BenchOptions } from './parse-options.ts';
-import type { QueryParams } from './query-mix.ts';
+import { queryMix, type QueryParams } from './query-mix.ts';
 
-export async function runHttpMode(_o: BenchOptions, _corpus: string, _params: QueryParams, _outDir: string, _started: Date): Promise<number> {
-  console.error('--http: not implemented yet');
-  return 2;
+const run = promisify(execFile);
+const CONNECTIONS = 16;
+const VIEW_IDS = 2000;
+const MB = 2 ** 20;
+
+export interface HttpScenario {
+  readonly name: string;
+  readonly requestsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly requests: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+async function drive(name: string, input: Record<string, unknown>, durationSec: number): Promise<HttpScenario> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'drive-autocannon.ts');
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', script, JSON.stringify(input)], {
+    maxBuffer: 64 * MB,
+    // Bounded whatever happens to the server.
+    timeout: (durationSec + 60) * 1000,
+  });
+  const r = JSON.parse(stdout) as AutocannonResult;
+  return { name, requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+}
+
+export async function runHttpMode(o: BenchOptions, corpusPath: string, params: QueryParams, outDir: string, started: Date): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'));
+  const config: Config = { ...DEFAULTS, dataDir, database: undefined, rateLimit: { requests: 0, windowSeconds: 60 }, logLevel: 'silent', demo: { ...DEFAULTS.demo, enabled: false } };
+  const runtime = await openRuntime(config);
+  try {
+    const creds = await createAccount(runtime.store, { email: 'bench@periscope.local', quota: 1e12 });
+    const auth = `Basic ${Buffer.from(`${creds.apiId}:${creds.apiSecret}`).toString('base64')}`;
+    process.stderr.write('[bench] loading the store and engine through the Indexer...\n');
+    const t = performance.now();
+    let docs = 0;
+    const ids: string[] = [];
+    for await (const batch of readCorpus(corpusPath, 2000)) {
+      const items: PutItem[] = batch.map((e) => ({ id: e.id, doc: e.doc, observedAt: typeof e.doc.last_updated_at === 'string' ? e.doc.last_updated_at : started.toISOString() }));
+      await runtime.indexer.put('hosts', items);
+      for (const e of batch) if (ids.length < VIEW_IDS && !e.id.includes('+')) ids.push(e.id);
+      docs += batch.length;
+    }
+    const loadMs = performance.now() - t;
+    globalThis.gc?.();
+    const rss = process.memoryUsage().rss;
+    process.stderr.write(`[bench] ${docs} documents in ${(loadMs / 1000).toFixed(1)} s (${(docs / (loadMs / 1000)).toFixed(0)} docs/s, store + index), rss ${(rss / MB).toFixed(0)} MB\n`);
+
+    const app = await buildApp({ ctx: runtime.ctx, auth: runtime.auth, rateLimit: config.rateLimit, bodyLimit: config.bodyLimit, logger: false, version: VERSION });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const base = `http://127.0.0.1:${port}`;
+      const headers = { authorization: auth, 'content-type': 'application/json' };
+      const common = { url: base, connections: CONNECTIONS, duration: o.duration, headers };
+      const searches = queryMix(params).map((q) => ({ method: 'POST', path: '/api/v2/hosts/search', body: JSON.stringify({ q: q.censys, per_page: 100 }) }));
+      // A sanity request first: a scenario of 401s or 400s would time nothing useful.
+      const probe = await fetch(`${base}/api/v2/hosts/search`, { method: 'POST', headers, body: searches[0]!.body });
+      if (probe.status !== 200) throw new Error(`search probe answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
+      const scenarios: HttpScenario[] = [];
+      process.stderr.write(`[bench] autocannon: ${CONNECTIONS} connections, ${o.duration} s per scenario\n`);
+      scenarios.push(await drive('search (POST /api/v2/hosts/search, 100 hits, query mix)', { ...common, requests: searches }, o.duration));
+      scenarios.push(await drive('view (GET /api/v2/hosts/{ip})', { ...common, requests: ids.map((id) => ({ method: 'GET', path: `/api/v2/hosts/${encodeURIComponent(id)}` })) }, o.duration));
+      scenarios.push(await drive('aggregate (GET /api/v2/hosts/aggregate?field=services.port)', { ...common, requests: [{ method: 'GET', path: '/api/v2/hosts/aggregate?field=services.port&num_buckets=50' }] }, o.duration));
+      const search = scenarios[0]!;
+      const targets = [
+        { target: 'first page of 100 hits p50 < 10 ms', value: `${search.p50} ms`, met: search.p50 < 10 },
+        { target: '>= 2,000 searches/s at 16 connections', value: `${search.requestsPerSecond.toFixed(0)}/s`, met: search.requestsPerSecond >= 2000 },
+        { target: 'ingest >= 30,000 docs/s into store + index', value: `${(docs / (loadMs / 1000)).toFixed(0)} docs/s`, met: docs / (loadMs / 1000) >= 30_000 },
+      ];
+      console.log(`\nPeriscope HTTP benchmark: ${docs.toLocaleString('en')} host documents (--hosts ${o.hosts}), SQLite store, ${cpus().length} cores (server and autocannon share them)`);
+      console.log(formatTable(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors'], scenarios.map((s) => [s.name, s.requestsPerSecond.toFixed(0), fmtMs(s.p50), fmtMs(s.p99), String(s.requests), String(s.non2xx), String(s.errors)])));
+      console.log('\n' + formatTable(['target (issue, at 1M hosts)', 'periscope', 'met'], targets.map((x) => [x.target, x.value, x.met ? 'met' : 'NOT MET'])));
+      const report = { mode: 'http', startedAt: started.toISOString(), finishedAt: new Date().toISOString(), options: o, params, documents: docs, loadMs, docsPerSecond: docs / (loadMs / 1000), rssAfterLoadBytes: rss, connections: CONNECTIONS, scenarios, targets };
+      const out = o.out ?? join(outDir, `report-http-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, JSON.stringify(report, null, 2));
+      console.log(`\nreport: ${out}`);
+      const bad = scenarios.filter((s) => s.non2xx > 0 || s.errors > 0);
+      if (bad.length > 0) console.log(`WARNING: ${bad.map((s) => s.name).join('; ')} had non-2xx answers or errors`);
+      return bad.length > 0 ? 1 : 0;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await runtime.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
