@@ -28,7 +28,7 @@ const BATCH = 5000;
 const MB = 2 ** 20;
 
 // Rough rates measured on the 2-core development machine (20k-100k runs), for the estimate only.
-const RATE = { generate: 1500, periscope: 2500, duckdb: 2000, postgres: 1200, sqlite: 1500 } as const;
+const RATE = { generate: 2000, periscope: 1200, duckdb: 2400, postgres: 1000, sqlite: 850, http: 1300 } as const;
 const PERISCOPE_BYTES_PER_HOST = 12_000;
 
 function log(msg: string): void {
@@ -46,7 +46,11 @@ function makeEngine(name: EngineName, params: QueryParams, o: BenchOptions): Ben
 
 function estimate(o: BenchOptions): string {
   const gen = o.hosts / RATE.generate;
-  const load = o.engines.reduce((s, e) => s + o.hosts / RATE[e], 0);
+  const load = o.http ? o.hosts / RATE.http : o.engines.reduce((s, e) => s + o.hosts / RATE[e], 0);
+  if (o.http) {
+    return `estimate for ${o.hosts.toLocaleString('en')} hosts (--http): corpus generation ~${Math.ceil(gen / 60)} min (first time only), ` +
+      `store + index load ~${Math.ceil(load / 60)} min, memory ~${((o.hosts * PERISCOPE_BYTES_PER_HOST) / 2 ** 30).toFixed(1)} GB, then 3 x ${o.duration} s of autocannon`;
+  }
   const mem = (o.hosts * PERISCOPE_BYTES_PER_HOST) / 2 ** 30;
   return `estimate for ${o.hosts.toLocaleString('en')} hosts: corpus generation ~${Math.ceil(gen / 60)} min (first time only, cached in bench/out), ` +
     `loading ~${Math.ceil(load / 60)} min, Periscope memory ~${mem.toFixed(1)} GB, plus DuckDB in the same process; ` +
