@@ -2,9 +2,11 @@
  * IP → autonomous system from the bundled @ip-location-db/asn CSVs (RouteViews + RIR data).
  * The tables load once, on first use, into typed arrays searched by bisection.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { isoTime } from '../../lib/time.ts';
+import { mtimeOf, packageNear, type EnrichSource } from './enrich-source.ts';
 import { bigIntToIpv6, compareWords, formatIpv4, parseIpv4, parseIpv6, wordsToBigInt } from './ip-words.ts';
 
 export interface AutonomousSystem {
@@ -66,8 +68,34 @@ function unquote(s: string): string {
   return s.length >= 2 && s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1).replace(/""/g, '"') : s;
 }
 
+/** Start/end of a CSV row in any of the @ip-location-db shapes (text or decimal, v4 or v6). */
+function rowBounds(start: string, end: string, v6Hint: boolean): { v6: boolean; lo: bigint; hi: bigint } | undefined {
+  const one = (t: string): { v6: boolean; value: bigint } | undefined => {
+    if (/^\d+$/.test(t)) return { v6: v6Hint, value: BigInt(t) };
+    const v4 = parseIpv4(t);
+    if (v4 >= 0) return { v6: false, value: BigInt(v4) };
+    const w = parseIpv6(t);
+    return w ? { v6: true, value: wordsToBigInt(w) } : undefined;
+  };
+  const a = one(start.trim());
+  const b = one(end.trim());
+  if (!a || !b || a.v6 !== b.v6 || a.value > b.value) return undefined;
+  if (!a.v6 && b.value > 0xffffffffn) return undefined;
+  return { v6: a.v6, lo: a.value, hi: b.value };
+}
+
+function bigIntToWords(v: bigint, out: Uint32Array, at: number): void {
+  for (let k = 3; k >= 0; k--) {
+    out[at + k] = Number(v & 0xffffffffn);
+    v >>= 32n;
+  }
+}
+
 export class AsnLookup {
   private readonly dir: string;
+  /** A single operator CSV (both families in one file) instead of the package's folder. */
+  private readonly file?: string;
+  private loadedAt = '';
   private v4?: V4Table;
   private v6?: V6Table;
   private names: string[] = [];
@@ -78,9 +106,16 @@ export class AsnLookup {
   private versionText = '';
 
   /** `dir`: folder of the CSVs (default: the installed @ip-location-db/asn package). */
-  constructor(options: { dir?: string; countryOf?: (ip: string) => string | undefined } = {}) {
-    this.dir = options.dir ?? dirname(createRequire(import.meta.url).resolve('@ip-location-db/asn/package.json'));
+  constructor(options: { dir?: string; file?: string; countryOf?: (ip: string) => string | undefined } = {}) {
+    this.file = options.file;
+    this.dir = options.file ? dirname(options.file) : (options.dir ?? dirname(createRequire(import.meta.url).resolve('@ip-location-db/asn/package.json')));
     this.countryOf = options.countryOf;
+  }
+
+  /** A folder laid out like the @ip-location-db/asn package, or one CSV file in its row shape. */
+  static at(path: string, countryOf?: (ip: string) => string | undefined): AsnLookup {
+    const isDir = existsSync(path) && statSync(path).isDirectory();
+    return new AsnLookup({ ...(isDir ? { dir: path } : { file: path }), countryOf });
   }
 
   /** Supplies the AS country (looked up at the start of the announced range). */
@@ -104,16 +139,58 @@ export class AsnLookup {
   load(): this {
     if (this.v4 && this.v6) return this;
     const t0 = performance.now();
-    this.v4 = this.loadV4();
-    this.v6 = this.loadV6();
-    try {
-      this.versionText = String(JSON.parse(readFileSync(join(this.dir, 'package.json'), 'utf8')).version ?? '');
-    } catch {
-      this.versionText = '';
+    if (this.file) {
+      const both = this.loadRows([this.file]);
+      this.v4 = both.v4;
+      this.v6 = both.v6;
+    } else {
+      const has = (name: string) => existsSync(join(this.dir, name));
+      // The decimal IPv4 and text IPv6 files load fastest; a folder may hold the other shapes only.
+      this.v4 = has('asn-ipv4-num.csv') || !has('asn-ipv4.csv') ? this.loadV4() : this.loadRows([join(this.dir, 'asn-ipv4.csv')]).v4;
+      this.v6 = has('asn-ipv6.csv') || !has('asn-ipv6-num.csv') ? this.loadV6() : this.loadRows([join(this.dir, 'asn-ipv6-num.csv')]).v6;
     }
+    this.versionText = (this.file ? undefined : packageNear(this.dir, true)?.version) ?? '';
     this.nameIndex.clear();
     this.loadedMs = performance.now() - t0;
+    this.loadedAt = isoTime(Date.now());
     return this;
+  }
+
+  /** Any @ip-location-db ASN CSV shape, rows in any order (operator files need not be sorted). */
+  private loadRows(paths: string[]): { v4: V4Table; v6: V6Table } {
+    const r4: { lo: number; hi: number; asn: number; name: number }[] = [];
+    const r6: { lo: bigint; hi: bigint; asn: number; name: number }[] = [];
+    for (const path of paths) {
+      const v6Hint = /ipv6/i.test(basename(path));
+      for (const line of readFileSync(path, 'latin1').split('\n')) {
+        const c1 = line.indexOf(',');
+        const c2 = line.indexOf(',', c1 + 1);
+        const c3 = line.indexOf(',', c2 + 1);
+        if (c1 < 0 || c2 < 0 || c3 < 0) continue;
+        const b = rowBounds(line.slice(0, c1), line.slice(c1 + 1, c2), v6Hint);
+        const asn = Number(line.slice(c2 + 1, c3));
+        if (!b || !Number.isInteger(asn) || asn < 0) continue;
+        const name = this.intern(line.slice(c3 + 1).replace(/\r$/, ''));
+        if (b.v6) r6.push({ lo: b.lo, hi: b.hi, asn, name });
+        else r4.push({ lo: Number(b.lo), hi: Number(b.hi), asn, name });
+      }
+    }
+    r4.sort((a, b) => a.lo - b.lo);
+    r6.sort((a, b) => (a.lo < b.lo ? -1 : a.lo > b.lo ? 1 : 0));
+    const v4: V4Table = {
+      starts: Uint32Array.from(r4, (r) => r.lo),
+      ends: Uint32Array.from(r4, (r) => r.hi),
+      asns: Uint32Array.from(r4, (r) => r.asn),
+      names: Uint32Array.from(r4, (r) => r.name),
+    };
+    const v6: V6Table = { starts: new Uint32Array(r6.length * 4), ends: new Uint32Array(r6.length * 4), asns: new Uint32Array(r6.length), names: new Uint32Array(r6.length) };
+    r6.forEach((r, i) => {
+      bigIntToWords(r.lo, v6.starts, i * 4);
+      bigIntToWords(r.hi, v6.ends, i * 4);
+      v6.asns[i] = r.asn;
+      v6.names[i] = r.name;
+    });
+    return { v4, v6 };
   }
 
   private loadV4(): V4Table {
@@ -310,6 +387,25 @@ export class AsnLookup {
   range(i: number): AsnRange {
     const r = this.ipv4Range(i);
     return { start: formatIpv4(r.start), end: formatIpv4(r.end), asn: r.asn, name: r.name };
+  }
+
+  /** What was loaded, from where, and how old it is. */
+  source(): EnrichSource {
+    this.load();
+    const pkg = this.file ? packageNear(this.file) : packageNear(this.dir, true);
+    const fromVersion = pkg ? versionBuildTime(pkg.version) : undefined;
+    const dataFile = this.file ?? join(this.dir, existsSync(join(this.dir, 'asn-ipv4-num.csv')) ? 'asn-ipv4-num.csv' : 'asn-ipv4.csv');
+    const mtime = fromVersion ? undefined : mtimeOf(dataFile);
+    return {
+      name: 'asn',
+      path: this.file ?? this.dir,
+      ...(pkg ? { package: pkg.name } : {}),
+      version: pkg?.version ?? basename(this.file ?? this.dir),
+      ...(fromVersion ? { builtAt: fromVersion, builtFrom: 'package version' } : mtime ? { builtAt: mtime, builtFrom: 'file mtime' } : {}),
+      loadedAt: this.loadedAt,
+      loadMs: Math.round(this.loadedMs),
+      rows: this.v4!.starts.length + this.v6!.asns.length,
+    };
   }
 
   sourceInfo(): SourceInfo {

@@ -11,6 +11,8 @@ import { parseIp } from '../../lib/ip.ts';
 import type { City } from './cities.ts';
 import { countryByCode } from './countries.ts';
 import type { SourceInfo } from './asn-lookup.ts';
+import { isoTime } from '../../lib/time.ts';
+import { fileLabel, mtimeOf, packageNear, type EnrichSource } from './enrich-source.ts';
 
 /** The Censys host `location` object; city-level keys only when a city is known. */
 export type HostLocation = {
@@ -33,6 +35,7 @@ export class GeoLookup {
   private readonly file: string;
   private reader?: Reader<CountryRecord>;
   private loadedMs = 0;
+  private loadedAt = '';
   private versionText = '';
 
   /** `file`: an mmdb with `{country_code}` records (default: the installed package's combined v4+v6 database). */
@@ -55,6 +58,7 @@ export class GeoLookup {
       this.versionText = '';
     }
     this.loadedMs = performance.now() - t0;
+    this.loadedAt = isoTime(Date.now());
     return this;
   }
 
@@ -67,7 +71,9 @@ export class GeoLookup {
       if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
       // The database answers for some private and reserved blocks; only public unicast space has a country.
       if (addr.range() !== 'unicast') return undefined;
-      return this.reader!.get(addr.toString())?.country_code ?? undefined;
+      const rec = this.reader!.get(addr.toString());
+      // MaxMind's own country and city databases nest the code; ip-location-db's keep it flat.
+      return rec?.country_code ?? rec?.country?.iso_code ?? rec?.registered_country?.iso_code ?? undefined;
     } catch {
       return undefined;
     }
@@ -77,6 +83,23 @@ export class GeoLookup {
   location(ip: string): HostLocation | undefined {
     const code = this.countryCode(ip);
     return code ? countryLocation(code) : undefined;
+  }
+
+  source(): EnrichSource {
+    this.load();
+    const built = this.reader!.metadata.buildEpoch;
+    const epoch = built instanceof Date && !Number.isNaN(built.getTime()) ? built.toISOString() : undefined;
+    const pkg = packageNear(this.file);
+    const builtAt = epoch ?? mtimeOf(this.file);
+    return {
+      name: 'country',
+      path: this.file,
+      ...(pkg ? { package: pkg.name } : {}),
+      version: pkg?.version ?? `${fileLabel(this.file)} (${this.reader!.metadata.databaseType})`,
+      ...(builtAt ? { builtAt, builtFrom: epoch ? 'mmdb build_epoch' : 'file mtime' } : {}),
+      loadedAt: this.loadedAt,
+      loadMs: Math.round(this.loadedMs),
+    };
   }
 
   sourceInfo(): SourceInfo {
