@@ -2,7 +2,7 @@
  * Configuration: flags, then environment, then an optional JSON config file, then defaults —
  * the first that sets a value wins.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export interface Config {
@@ -15,6 +15,8 @@ export interface Config {
   bodyLimit: number;
   logLevel: string;
   demo: { enabled: boolean; hosts: number; certificates: number };
+  /** Operator-supplied enrichment files; each absent one means the bundled data (none for city and cloud ranges). */
+  enrich: { asnDb?: string; countryDb?: string; cityDb?: string; cloudRangesDir?: string };
 }
 
 export const DEFAULTS: Config = {
@@ -25,6 +27,7 @@ export const DEFAULTS: Config = {
   bodyLimit: 1024 * 1024,
   logLevel: 'warn',
   demo: { enabled: true, hosts: 20_000, certificates: 5_000 },
+  enrich: {},
 };
 
 export class ConfigError extends Error {}
@@ -45,8 +48,25 @@ function int(name: string, text: string | undefined, min: number, max: number): 
   return n;
 }
 
+function dropUndefined<T extends Record<string, unknown>>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
 export interface ConfigSources {
-  flags: Partial<{ host: string; port: string; dataDir: string; database: string; rateLimit: string; logLevel: string; demo: boolean; config: string }>;
+  flags: Partial<{
+    host: string;
+    port: string;
+    dataDir: string;
+    database: string;
+    rateLimit: string;
+    logLevel: string;
+    demo: boolean;
+    config: string;
+    asnDb: string;
+    countryDb: string;
+    cityDb: string;
+    cloudRangesDir: string;
+  }>;
   env: NodeJS.ProcessEnv;
 }
 
@@ -67,6 +87,17 @@ export function loadConfig({ flags, env }: ConfigSources): Config {
   const fileRate = fromFile.rateLimit as Config['rateLimit'] | string | undefined;
   const demoFile = (fromFile.demo ?? {}) as Partial<Config['demo']>;
   const demoEnv = env.PERISCOPE_DEMO === undefined ? undefined : !/^(0|false|no|off)$/i.test(env.PERISCOPE_DEMO);
+  const enrichFile = (fromFile.enrich ?? {}) as Partial<Config['enrich']>;
+  const path = (what: string, value: string | undefined, kind: 'file' | 'dir' | 'any'): string | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') throw new ConfigError(`${what} must be a path`);
+    // A missing or mistyped data file would otherwise surface as a crash in the middle of an ingest.
+    if (!existsSync(value)) throw new ConfigError(`${what} ${resolve(value)} does not exist`);
+    const isDir = statSync(value).isDirectory();
+    if (kind === 'file' && isDir) throw new ConfigError(`${what} ${resolve(value)} is a folder; name the database file`);
+    if (kind === 'dir' && !isDir) throw new ConfigError(`${what} ${resolve(value)} is not a folder`);
+    return value;
+  };
   return {
     host: pick(flags.host, env.PERISCOPE_HOST, fromFile.host) ?? DEFAULTS.host,
     port: int('port', pick(flags.port, env.PERISCOPE_PORT, fromFile.port?.toString()), 0, 65535) ?? DEFAULTS.port,
@@ -81,5 +112,11 @@ export function loadConfig({ flags, env }: ConfigSources): Config {
       hosts: int('demo hosts', pick(env.PERISCOPE_DEMO_HOSTS, demoFile.hosts?.toString()), 0, 100_000_000) ?? DEFAULTS.demo.hosts,
       certificates: int('demo certificates', pick(env.PERISCOPE_DEMO_CERTIFICATES, demoFile.certificates?.toString()), 0, 100_000_000) ?? DEFAULTS.demo.certificates,
     },
+    enrich: dropUndefined({
+      asnDb: path('asn db', pick(flags.asnDb, env.PERISCOPE_ASN_DB, enrichFile.asnDb), 'any'),
+      countryDb: path('country db', pick(flags.countryDb, env.PERISCOPE_COUNTRY_DB, enrichFile.countryDb), 'file'),
+      cityDb: path('city db', pick(flags.cityDb, env.PERISCOPE_CITY_DB, enrichFile.cityDb), 'file'),
+      cloudRangesDir: path('cloud ranges dir', pick(flags.cloudRangesDir, env.PERISCOPE_CLOUD_RANGES_DIR, enrichFile.cloudRangesDir), 'dir'),
+    }),
   };
 }

@@ -18,7 +18,8 @@
  *   seen (this observation or its last update) are removed as expired.
  * - Host-level data (operating system, reverse DNS) follows the newest observation; forward DNS
  *   names and host labels accumulate (a scan that does not resolve names says nothing about them).
- * - `autonomous_system` and `location` come from enrichment of the IP, never for virtual hosts.
+ * - `autonomous_system`, `location` and `cloud` (with the `cloud` label) come from enrichment of
+ *   the IP, never for virtual hosts.
  * - `last_updated_at` moves to the observation time only when the content changed; an unchanged
  *   merge returns the current document itself, so merging the same observation twice is a no-op.
  */
@@ -274,17 +275,23 @@ export function mergeObservation(current: HostDoc | undefined, obs: HostObservat
     else delete out.autonomous_system;
     if (enrichment?.location) out.location = enrichment.location;
     else delete out.location;
+    if (enrichment?.cloud) out.cloud = enrichment.cloud;
+    else delete out.cloud;
   } else {
     // Contract §3.1: virtual hosts carry no location, routing or DNS data.
     delete out.dns;
     delete out.autonomous_system;
     delete out.location;
+    delete out.cloud;
   }
   if (newest && obs.operatingSystem) {
     out.operating_system = softwareDoc(obs.operatingSystem, obs.source === 'nmap' ? 'OSI_TRANSPORT_LAYER' : 'OSI_APPLICATION_LAYER');
   }
-  const labels = sortedUnique([...(Array.isArray(current?.labels) ? (current.labels as string[]) : []), ...(obs.labels ?? [])]);
+  // The `cloud` label follows the enrichment: it goes when the address is no longer known as cloud.
+  const oldLabels = (Array.isArray(current?.labels) ? (current.labels as string[]) : []).filter((l) => l !== 'cloud' || current?.cloud === undefined);
+  const labels = sortedUnique([...oldLabels, ...(obs.labels ?? []), ...(out.cloud ? ['cloud'] : [])]);
   if (labels.length > 0) out.labels = labels;
+  else delete out.labels;
 
   if (current && canonicalJson(withoutUpdatedAt(out)) === canonicalJson(withoutUpdatedAt(current))) return current;
   out.last_updated_at = isoTime(Math.max(obsMs, lastMs));
