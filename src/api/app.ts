@@ -15,6 +15,7 @@ import { annotationRoutes } from './routes/annotations.ts';
 import { accountRoutes } from './routes/account.ts';
 import { v1CertificateRoutes } from './routes/v1-certificates.ts';
 import { adminIngestRoutes } from './routes/admin-ingest.ts';
+import { adminSourcesRoutes } from './routes/admin-sources.ts';
 import './route-config.ts';
 import { createAsmContext, type AsmContext } from '../asm/index.ts';
 import { registerAsmGuard } from './plugins/asm-guard.ts';
@@ -66,6 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await annotationRoutes(api, options.ctx);
       await v1CertificateRoutes(api, options.ctx);
       await adminIngestRoutes(api, options.ctx);
+      await adminSourcesRoutes(api, options.ctx);
       // ASM API (contract §2B): Censys-Api-Key auth, ASM error shapes.
       registerAsmGuard(api, { auth: options.auth, rateLimit: options.rateLimit });
       await asmRoutes(

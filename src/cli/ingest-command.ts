@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import type { Config } from '../main/config.ts';
 import { openRuntime } from '../main/runtime.ts';
-import { sharedEnricher } from '../ingest/enrich/index.ts';
+import { formatSources, recordEnrichSources, sharedEnricher } from '../ingest/enrich/index.ts';
 import {
   DEFAULT_SERVICE_EXPIRY_MS,
   checkFormat,
@@ -85,11 +85,14 @@ export async function ingestCommand(config: Config, named: readonly string[], fl
 
   const rt = await openRuntime(config);
   try {
+    const enricher = sharedEnricher();
+    const sources = enricher.sources();
+    process.stderr.write(`enrichment sources:\n${formatSources(sources)}`);
     const progress = startProgress(flags.dryRun ? 'ingest (dry)' : 'ingest', sized ? totalBytes : 0);
     const result = await ingestStream(inputs, flags.format, {
       indexer: { put: (index, items) => rt.store.documents.putMany(index, items) },
       store: rt.store,
-      enricher: sharedEnricher(),
+      enricher,
       now: () => new Date(),
       dryRun: flags.dryRun,
       batchSize: flags.batchSize,
@@ -100,6 +103,7 @@ export async function ingestCommand(config: Config, named: readonly string[], fl
     progress.stop();
     if (!result.ok) throw new UsageError(result.error);
     const { summary, formats } = result.value;
+    if (!summary.dryRun) await recordEnrichSources(rt.store.settings, sources);
     for (const r of summary.rejected.kept) process.stderr.write(`${r.position}: rejected: ${r.reason}\n`);
     if (summary.rejected.count > summary.rejected.kept.length) {
       process.stderr.write(`… and ${summary.rejected.count - summary.rejected.kept.length} more rejected records\n`);

@@ -12,6 +12,8 @@ import { demoCommand } from '../cli/demo-command.ts';
 import { ctSyncCommand } from '../cli/ct-sync-command.ts';
 import { ingestCommand } from '../cli/ingest-command.ts';
 import { usersCreate, usersDelete, usersList, usersRotate } from '../cli/users-command.ts';
+import { sourcesCommand } from '../cli/sources-command.ts';
+import { configureEnrichment } from '../ingest/enrich/index.ts';
 
 function count(value: string): number {
   const n = Number(value);
@@ -26,8 +28,20 @@ function storeOptions(cmd: Command): Command {
     .addOption(new Option('-c, --config <file>', 'JSON config file').env('PERISCOPE_CONFIG'));
 }
 
+/** Newer enrichment files than the bundled ones (values also come from the environment and config file). */
+function enrichOptions(cmd: Command): Command {
+  return cmd
+    .option('--asn-db <dir|file>', 'ASN data: a folder like @ip-location-db/asn, or one CSV in its row shape (env PERISCOPE_ASN_DB)')
+    .option('--country-db <file>', 'country database (.mmdb) (env PERISCOPE_COUNTRY_DB)')
+    .option('--city-db <file>', 'city database (.mmdb, GeoLite2-City or ip-location-db city) (env PERISCOPE_CITY_DB)')
+    .option('--cloud-ranges-dir <dir>', "folder of cloud providers' published IP range files (env PERISCOPE_CLOUD_RANGES_DIR)");
+}
+
 function config(flags: ConfigSources['flags']) {
-  return loadConfig({ flags, env: process.env });
+  const cfg = loadConfig({ flags, env: process.env });
+  // Every enricher built in this process (ingest, ct-sync, the admin endpoints) uses these files.
+  configureEnrichment(cfg.enrich);
+  return cfg;
 }
 
 const program = new Command('periscope')
@@ -42,8 +56,8 @@ const program = new Command('periscope')
   );
 
 storeOptions(
-  program
-    .command('serve')
+  enrichOptions(program
+    .command('serve'))
     .description('serve the API (creates the store, an admin user and demo data on first start)')
     .addOption(new Option('-H, --host <host>', 'address to listen on (default 127.0.0.1)').env('PERISCOPE_HOST'))
     .addOption(new Option('-p, --port <port>', 'port to listen on (default 8080)').env('PERISCOPE_PORT'))
@@ -71,8 +85,8 @@ storeOptions(
 });
 
 storeOptions(
-  program
-    .command('ingest')
+  enrichOptions(program
+    .command('ingest'))
     .description('ingest scanner output and certificates (zgrab2, masscan, nmap XML, naabu/httpx/tlsx, PEM/DER/PKCS#7, CT entries; gzip accepted)')
     .option('-f, --format <format>', 'input format, or auto to detect it from each input', 'auto')
     .option('-n, --dry-run', 'parse and merge against current data, report, write nothing')
@@ -84,8 +98,8 @@ storeOptions(
 });
 
 storeOptions(
-  program
-    .command('ct-sync')
+  enrichOptions(program
+    .command('ct-sync'))
     .description('follow a Certificate Transparency log: fetch new entries since the last run and ingest them')
     .requiredOption('-l, --log <url>', 'log base URL (the part before /ct/v1/)')
     .option('--batch-size <n>', 'entries per get-entries request', count, 256)
@@ -112,6 +126,16 @@ storeOptions(
     .option('-o, --out <dir>', 'write hosts.jsonl and certificates.jsonl to this folder instead of loading'),
 ).action(async (flags) => {
   process.exitCode = await demoCommand(config(flags), { hosts: flags.hosts, certificates: flags.certificates, seed: flags.seed, out: flags.out });
+});
+
+enrichOptions(
+  program
+    .command('sources')
+    .description('show the enrichment sources (ASN, country, city, cloud) with their versions and build dates')
+    .addOption(new Option('-c, --config <file>', 'JSON config file').env('PERISCOPE_CONFIG'))
+    .option('--json', 'print JSON'),
+).action(async (flags) => {
+  process.exitCode = await sourcesCommand(config(flags), flags);
 });
 
 const users = program.command('users').description('manage users and their API credentials');

@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SearchContext } from '../../search/search-context.ts';
 import { Indexer } from '../../search/indexer.ts';
 import { ProblemError } from '../../lib/problem.ts';
-import { sharedEnricher, type Enrichment } from '../../ingest/enrich/index.ts';
+import { recordEnrichSources, sharedEnricher, type EnrichSource, type Enrichment } from '../../ingest/enrich/index.ts';
 import { checkFormat, formatNames, ingestStream, type IngestSummary } from '../../ingest/pipeline/index.ts';
 
 /** Settings key holding the hex SHA-256 of the ingest token. */
@@ -28,7 +28,7 @@ export interface AdminIngestOptions {
   readonly bodyLimit?: number;
   /** Rejected records listed in the answer (the count covers all). */
   readonly maxRejectedListed?: number;
-  readonly enricher?: { enrich(ip: string): Enrichment | undefined };
+  readonly enricher?: { enrich(ip: string): Enrichment | undefined; sources?(): EnrichSource[] };
   readonly serviceExpiryMs?: number;
 }
 
@@ -50,7 +50,8 @@ function isReadable(v: unknown): v is Readable {
   return !!v && typeof (v as Readable).pipe === 'function' && typeof (v as Readable).on === 'function';
 }
 
-async function tokenMatches(ctx: SearchContext, header: string | undefined): Promise<boolean> {
+/** True when `header` is `Bearer <the instance's ingest token>` (shared by the admin routes). */
+export async function tokenMatches(ctx: SearchContext, header: string | undefined): Promise<boolean> {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!m) return false;
   const want = await ctx.store.settings.get(INGEST_TOKEN_SETTING);
@@ -136,6 +137,8 @@ export async function adminIngestRoutes(app: FastifyInstance, ctx: SearchContext
         if (!formats[0]?.format) {
           throw new ProblemError({ code: 'invalid_request', message: 'The input format was not recognised; name it with ?format=.' });
         }
+        const enricher = options.enricher ?? sharedEnricher();
+        if (!summary.dryRun && enricher.sources) await recordEnrichSources(ctx.store.settings, enricher.sources());
         return reply.send(present(summary, formats, listed));
       },
     );

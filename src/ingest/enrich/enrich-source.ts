@@ -50,6 +50,22 @@ export function fileLabel(path: string): string {
   return basename(path);
 }
 
+/** The wire shape (snake_case, as the admin API and `periscope sources --json` print it). */
+export function sourceJson(s: EnrichSource): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: s.name };
+  if (s.provider) out.provider = s.provider;
+  if (s.format) out.format = s.format;
+  out.path = s.path;
+  if (s.package) out.package = s.package;
+  out.version = s.version;
+  out.built_at = s.builtAt ?? null;
+  out.built_from = s.builtFrom ?? null;
+  out.loaded_at = s.loadedAt;
+  out.load_ms = s.loadMs;
+  if (s.rows !== undefined) out.rows = s.rows;
+  return out;
+}
+
 /** Settings key where each ingest run records the sources that enriched it. */
 export const ENRICH_SOURCES_SETTING = 'enrich.sources';
 
