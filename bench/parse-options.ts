@@ -16,15 +16,22 @@ export interface BenchOptions {
   readonly seed: number;
   readonly postgresUrl: string | undefined;
   readonly yes: boolean;
+  /** `--ingest`: time `periscope ingest` on a zgrab2 file of `records` lines (ingest-mode.ts). */
+  readonly ingest: boolean;
+  readonly records: number;
+  readonly ingestStages: boolean;
+  /** Lines of the in-process stage timings of `--ingest-stages`. */
+  readonly stageSample: number;
 }
 
 export type ParsedOptions = { ok: true; options: BenchOptions } | { ok: false; error: string };
 
 export const USAGE = `usage: npm run bench -- [--hosts N] [--engines periscope,duckdb,postgres,sqlite] [--runs R]
-       [--warmups W] [--budget SECONDS] [--out FILE] [--http [--duration SECONDS]] [--seed S] [--postgres URL] [--yes]`;
+       [--warmups W] [--budget SECONDS] [--out FILE] [--http [--duration SECONDS]] [--seed S] [--postgres URL] [--yes]
+       npm run bench -- --ingest [--records N] [--ingest-stages [--stage-sample N]] [--seed S] [--out FILE]`;
 
 export function parseOptions(argv: readonly string[]): ParsedOptions {
-  const o = { hosts: 1_000_000, engines: [...ALL_ENGINES] as EngineName[], runs: 30, warmups: 3, budgetMs: 20_000, out: undefined as string | undefined, http: false, duration: 10, seed: 1, postgresUrl: undefined as string | undefined, yes: false };
+  const o = { hosts: 1_000_000, engines: [...ALL_ENGINES] as EngineName[], runs: 30, warmups: 3, budgetMs: 20_000, out: undefined as string | undefined, http: false, duration: 10, seed: 1, postgresUrl: undefined as string | undefined, yes: false, ingest: false, records: 1_000_000, ingestStages: false, stageSample: 20_000 };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = (): string | undefined => argv[++i];
@@ -44,6 +51,10 @@ export function parseOptions(argv: readonly string[]): ParsedOptions {
       case '--postgres': o.postgresUrl = value(); if (!o.postgresUrl) r = '--postgres needs a URL'; break;
       case '--http': o.http = true; break;
       case '--yes': o.yes = true; break;
+      case '--ingest': o.ingest = true; break;
+      case '--ingest-stages': o.ingest = true; o.ingestStages = true; break;
+      case '--records': r = int('--records', 1); if (typeof r === 'number') o.records = r; break;
+      case '--stage-sample': r = int('--stage-sample', 1); if (typeof r === 'number') o.stageSample = r; break;
       case '--engines': {
         const list = String(value() ?? '').split(',').map((s) => s.trim()).filter(Boolean);
         const bad = list.filter((e) => !(ALL_ENGINES as readonly string[]).includes(e));

@@ -2,7 +2,7 @@
  * `npm run bench`: Periscope's embedded engine and its baselines (DuckDB, PostgreSQL, SQLite) on
  * the same deterministic demo corpus in one run: load, correctness gate, timed query mix and
  * aggregations, a table with the issue's targets, and a JSON report. `--http` drives the real
- * HTTP server instead (see http-mode.ts). Timings are printed and written, never asserted.
+ * HTTP server instead (see http-mode.ts); `--ingest` times `periscope ingest` (ingest-mode.ts). Timings are printed and written, never asserted.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -14,6 +14,7 @@ import { ensureCorpus, readCorpus } from './corpus-file.ts';
 import { DuckDbEngine } from './duckdb-engine.ts';
 import { fmtMs, fmtRatio, formatTable } from './format-table.ts';
 import { runHttpMode } from './http-mode.ts';
+import { runIngestMode } from './ingest-mode.ts';
 import { parseOptions, type BenchOptions, type EngineName } from './parse-options.ts';
 import { PeriscopeEngine } from './periscope-engine.ts';
 import { pickParams } from './pick-params.ts';
@@ -83,6 +84,7 @@ async function main(): Promise<number> {
   }
   const o = parsed.options;
   mkdirSync(OUT_DIR, { recursive: true });
+  if (o.ingest) return runIngestMode(o, OUT_DIR, new Date());
   log(estimate(o));
   if (o.hosts >= 200_000 && !o.yes) {
     log('large run: starting in 5 s (Ctrl-C to stop, --yes to skip this pause)');
