@@ -56,8 +56,7 @@ const program = new Command('periscope')
   );
 
 storeOptions(
-  enrichOptions(program
-    .command('serve'))
+  enrichOptions(program.command('serve'))
     .description('serve the API (creates the store, an admin user and demo data on first start)')
     .addOption(new Option('-H, --host <host>', 'address to listen on (default 127.0.0.1)').env('PERISCOPE_HOST'))
     .addOption(new Option('-p, --port <port>', 'port to listen on (default 8080)').env('PERISCOPE_PORT'))
@@ -85,8 +84,7 @@ storeOptions(
 });
 
 storeOptions(
-  enrichOptions(program
-    .command('ingest'))
+  enrichOptions(program.command('ingest'))
     .description('ingest scanner output and certificates (zgrab2, masscan, nmap XML, naabu/httpx/tlsx, PEM/DER/PKCS#7, CT entries; gzip accepted)')
     .option('-f, --format <format>', 'input format, or auto to detect it from each input', 'auto')
     .option('-n, --dry-run', 'parse and merge against current data, report, write nothing')
@@ -98,8 +96,7 @@ storeOptions(
 });
 
 storeOptions(
-  enrichOptions(program
-    .command('ct-sync'))
+  enrichOptions(program.command('ct-sync'))
     .description('follow a Certificate Transparency log: fetch new entries since the last run and ingest them')
     .requiredOption('-l, --log <url>', 'log base URL (the part before /ct/v1/)')
     .option('--batch-size <n>', 'entries per get-entries request', count, 256)
