@@ -155,3 +155,21 @@ test('an operator ASN file: one CSV in the text row shape, unsorted, both famili
   const dir = AsnLookup.at(fileURLToPath(new URL('../../../node_modules/@ip-location-db/asn/', import.meta.url)).replace(/\/$/, ''));
   assert.equal(dir.source().builtFrom, 'package version');
 });
+
+test('configured files replace the shared enricher; the bundled one stays for the demo', async () => {
+  const { bundledEnricher, configureEnrichment, sharedEnricher } = await import('./enricher.ts');
+  const before = sharedEnricher();
+  assert.equal(before, bundledEnricher());
+  configureEnrichment({ cityDb: maxmindFile });
+  try {
+    const configured = sharedEnricher();
+    assert.notEqual(configured, before);
+    assert.equal(configured.enrich('81.2.69.142').location?.city, 'London');
+    assert.equal(bundledEnricher().enrich('81.2.69.142').location?.city, undefined);
+    configureEnrichment({ cityDb: maxmindFile });
+    assert.equal(sharedEnricher(), configured, 'the same files keep the loaded enricher');
+  } finally {
+    configureEnrichment({});
+  }
+  assert.equal(sharedEnricher(), bundledEnricher());
+});

@@ -134,6 +134,7 @@ export class Enricher {
 }
 
 let shared: Enricher | undefined;
+let bundled: Enricher | undefined;
 let sharedFiles: EnrichFiles = {};
 
 function sameFiles(a: EnrichFiles, b: EnrichFiles): boolean {
@@ -150,8 +151,18 @@ export function configureEnrichment(files: EnrichFiles): void {
   sharedFiles = next;
 }
 
-/** The process-wide enricher (the tables are large; load them once). */
+/** The process-wide enricher over the configured files (the tables are large; load them once). */
 export function sharedEnricher(): Enricher {
-  shared ??= Enricher.fromFiles(sharedFiles);
+  const configured = Object.values(sharedFiles).some((v) => v !== undefined);
+  shared ??= configured ? Enricher.fromFiles(sharedFiles) : bundledEnricher();
   return shared;
+}
+
+/**
+ * The process-wide enricher over the bundled data only, whatever is configured: for output that
+ * must not depend on an operator's files (the deterministic demo dataset).
+ */
+export function bundledEnricher(): Enricher {
+  bundled ??= new Enricher();
+  return bundled;
 }

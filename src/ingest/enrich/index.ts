@@ -5,6 +5,6 @@ export { CloudRanges, parseCidr, type CloudInfo, type SkippedFile } from './clou
 export { parseRangeFile, type ParsedRangeFile, type RangeFileFormat, type CloudRangeEntry } from './cloud-range-file.ts';
 export { CLOUD_PROVIDERS, cloudProviderOfAsn, type CloudProviderName } from './cloud-providers.ts';
 export { ENRICH_SOURCES_SETTING, formatSources, recordEnrichSources, sourceJson, type EnrichSource } from './enrich-source.ts';
-export { Enricher, configureEnrichment, sharedEnricher, type Enrichment, type EnrichFiles } from './enricher.ts';
+export { Enricher, bundledEnricher, configureEnrichment, sharedEnricher, type Enrichment, type EnrichFiles } from './enricher.ts';
 export { countryByCode, allCountries, type Country } from './countries.ts';
 export { citiesOf, coveredCountryCount, type City } from './cities.ts';
