@@ -130,6 +130,10 @@ const topLevel: FieldSpec[] = [
     last_updated_at: 'date',
     location_updated_at: 'date',
     autonomous_system_updated_at: 'date',
+    // Periscope's own enrichment (no Censys field holds it): provider from AS numbers or range files.
+    'cloud.provider': 'keyword',
+    'cloud.region': 'keyword',
+    'cloud.service': 'keyword',
     service_count: 'int',
     truncated: 'bool',
   }),

@@ -2,7 +2,7 @@
  * The deterministic demo dataset: the same options give byte-identical certificates and hosts
  * (seeded PRNG, fixed keys, deterministic RSA signatures, fixed default `now`).
  */
-import { sharedEnricher, type Enricher } from '../enrich/enricher.ts';
+import { bundledEnricher, type Enricher } from '../enrich/index.ts';
 import { makeDomains } from './domains.ts';
 import { generateCertificates, type CertificateIndex, type DemoCertificate } from './generate-certificates.ts';
 import { generateHosts, type DemoHost } from './generate-hosts.ts';
@@ -53,7 +53,8 @@ function prepare(options: DemoOptions): Prepared {
   const keys = loadKeyPool(options.keysDir ?? DEFAULT_KEYS_DIR);
   const { certificates, index } = generateCertificates({ count: options.certificates, seed, now, domains, keys });
   const set: CertificateSet = { list: certificates, byFingerprint: new Map(certificates.map((c) => [c.doc.fingerprint_sha256, c])) };
-  return { seed, now, domains, certificates, index, set, enricher: options.enricher ?? sharedEnricher() };
+  // Bundled data only: an operator's newer files must not change the deterministic demo.
+  return { seed, now, domains, certificates, index, set, enricher: options.enricher ?? bundledEnricher() };
 }
 
 /** The demo domain names for a seed (what tests and examples can query). */
