@@ -54,12 +54,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           'Self-hosted internet asset search, wire-compatible with the Censys Search API v2. Authenticate with HTTP Basic (API id and secret).',
       },
       servers: [{ url: '/api' }],
-      components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } } },
+      components: {
+        securitySchemes: {
+          basicAuth: { type: 'http', scheme: 'basic' },
+          asmApiKey: { type: 'apiKey', in: 'header', name: 'Censys-Api-Key' },
+          ingestToken: { type: 'http', scheme: 'bearer', description: 'the ingest token (admin endpoints)' },
+        },
+      },
       security: [{ basicAuth: [] }],
     },
   });
   await app.register(
     async (api) => {
+      // The OpenAPI document states each route's credential from its config: ASM routes take the key header.
+      api.addHook('onRoute', (route) => {
+        const auth = (route.config as { auth?: string } | undefined)?.auth;
+        if (auth === 'asm') route.schema = { ...route.schema, security: [{ asmApiKey: [] }] };
+        else if (route.url.includes('/admin/')) route.schema = { ...route.schema, security: [{ ingestToken: [] }] };
+        else if (auth === 'none' || auth === undefined) route.schema = { ...route.schema, security: [] };
+      });
       registerGuard(api, { store: options.ctx.store, auth: options.auth, rateLimit: options.rateLimit, now: () => options.ctx.now() });
       await accountRoutes(api, options.ctx);
       await hostRoutes(api, options.ctx);

@@ -360,6 +360,9 @@ describe('limits and malformed requests', () => {
     assert.ok(r.json.paths['/v2/hosts/search']);
     assert.ok(r.json.paths['/v2/certificates/{fp}']);
     assert.ok(r.json.paths['/v1/account']);
+    assert.ok(r.json.components.securitySchemes.basicAuth);
+    assert.deepEqual(r.json.paths['/v1/seeds'].get.security, [{ asmApiKey: [] }]);
+    assert.deepEqual(r.json.paths['/admin/v1/ingest'].post.security, [{ ingestToken: [] }]);
     const docs = await s.app.inject({ method: 'GET', url: '/api/docs/' });
     assert.equal(docs.statusCode, 200);
     assert.match(docs.body, /swagger/i);
