@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { canonicalJson, contentHash } from './canonical-json.ts';
+import { canonicalJson, canonicalJsonReference, contentHash } from './canonical-json.ts';
 
 function shuffleKeys(value: unknown, seed: number): unknown {
   if (Array.isArray(value)) return value.map((v, i) => shuffleKeys(v, seed + i));
@@ -45,5 +45,38 @@ describe('canonicalJson', () => {
   it('hashes different content differently', () => {
     assert.notEqual(contentHash({ a: 1 }), contentHash({ a: '1' }));
     assert.match(contentHash({}), /^[0-9a-f]{64}$/);
+  });
+
+  it('writes exactly what the JSON.stringify reference writes, for any value', () => {
+    const outcome = (f: () => string): string => {
+      try {
+        return f();
+      } catch (e) {
+        return `throws ${(e as Error).constructor.name}`;
+      }
+    };
+    fc.assert(
+      fc.property(
+        fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withDate: true, withSparseArray: true, withNullPrototype: true, withObjectString: true, withBigInt: true, withTypedArray: true }),
+        (value) => {
+          assert.equal(outcome(() => canonicalJson(value)), outcome(() => canonicalJsonReference(value)));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('honours toJSON with the property name, and falls back to the reference for deep and cyclic values', () => {
+    const keyed = { toJSON: (k: string) => `key:${k}` };
+    assert.equal(canonicalJson({ b: keyed, a: [keyed] }), '{"a":["key:0"],"b":"key:b"}');
+    assert.equal(canonicalJson({ n: Number.NaN, i: -Infinity, z: -0, f: () => 1, s: Symbol('x') }), '{"i":null,"n":null,"z":0}');
+    let deep: unknown = { leaf: true };
+    for (let i = 0; i < 1000; i++) deep = { d: deep, a: [i] };
+    assert.equal(canonicalJson(deep), canonicalJsonReference(deep));
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    // The reference's sorted copies hide the cycle from JSON.stringify: it overflows the stack.
+    assert.throws(() => canonicalJson(cyclic), RangeError);
+    assert.equal(canonicalJson({ b: 1, 10: 1, a: 1, 2: 1, '': 1, '01': 1 }), '{"2":1,"10":1,"":1,"01":1,"a":1,"b":1}');
   });
 });

@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
 
+/** Nesting beyond this hands the value to the reference implementation (which also reports cycles). */
+const MAX_DEPTH = 256;
+
+class TooDeep extends Error {}
+
 /**
- * JSON text with object keys sorted recursively, so two documents that differ only in key order
- * produce the same text (and the same content hash). Values follow JSON.stringify: undefined and
- * functions in objects are dropped, in arrays they become null, toJSON is honoured.
+ * The specification of canonicalJson: JSON.stringify with a replacer that sorts keys. Kept as the
+ * fallback for very deep (or cyclic) values, and as the reference the fast path is tested against.
  */
-export function canonicalJson(value: unknown): string {
+export function canonicalJsonReference(value: unknown): string {
   const out = JSON.stringify(value, (_key, v: unknown) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
     // No prototype: a `__proto__` key in the data must stay a key, not replace the prototype.
@@ -14,6 +18,97 @@ export function canonicalJson(value: unknown): string {
     return sorted;
   });
   return out ?? 'null';
+}
+
+/** Whether `k` is an array index, which JavaScript objects enumerate first, in numeric order. */
+function isIndex(k: string): boolean {
+  const c = k.charCodeAt(0);
+  if (!(c >= 48 && c <= 57)) return false;
+  const n = Number(k);
+  return Number.isInteger(n) && n < 4294967295 && String(n) === k;
+}
+
+/**
+ * Keys in the order the reference's sorted copy enumerates them: the copy is an ordinary object,
+ * so index-like keys come first in numeric order, then the other keys in sorted order.
+ */
+function orderedKeys(keys: string[]): string[] {
+  let indexes: string[] | undefined;
+  let others: string[] | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    if (isIndex(keys[i]!)) {
+      if (!indexes) {
+        indexes = [];
+        others = keys.slice(0, i);
+      }
+      indexes.push(keys[i]!);
+    } else if (others) others.push(keys[i]!);
+  }
+  if (!indexes) return keys.sort();
+  indexes.sort((a, b) => Number(a) - Number(b));
+  return indexes.concat(others!.sort());
+}
+
+/** One value as JSON.stringify with the sorting replacer would write it; undefined when it is skipped. */
+function write(v: unknown, key: string, depth: number): string | undefined {
+  if ((typeof v === 'object' && v !== null) || typeof v === 'bigint' || typeof v === 'function') {
+    const toJSON = (v as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') v = (toJSON as (k: string) => unknown).call(v, key);
+  }
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'bigint':
+      // JSON.stringify's own error for a BigInt without toJSON.
+      return JSON.stringify(v);
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (v === null) return 'null';
+  if (depth > MAX_DEPTH) throw new TooDeep();
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) s += ',';
+      s += write(v[i], String(i), depth + 1) ?? 'null';
+    }
+    return s + ']';
+  }
+  // Any other object (boxed primitives, Maps ...) is written as its own enumerable keys, as the
+  // replacer of the reference does.
+  const keys = orderedKeys(Object.keys(v));
+  let s = '{';
+  let first = true;
+  for (const k of keys) {
+    const item = write((v as Record<string, unknown>)[k], k, depth + 1);
+    if (item === undefined) continue;
+    s += (first ? '' : ',') + JSON.stringify(k) + ':' + item;
+    first = false;
+  }
+  return s + '}';
+}
+
+/**
+ * JSON text with object keys sorted recursively, so two documents that differ only in key order
+ * produce the same text (and the same content hash). Values follow JSON.stringify: undefined and
+ * functions in objects are dropped, in arrays they become null, toJSON is honoured.
+ *
+ * Written by hand rather than through JSON.stringify's replacer: the replacer made a sorted copy of
+ * every object, and ingest serialises each document several times (merge comparison, hash, storage).
+ */
+export function canonicalJson(value: unknown): string {
+  try {
+    return write(value, '', 0) ?? 'null';
+  } catch (e) {
+    if (e instanceof TooDeep) return canonicalJsonReference(value);
+    throw e;
+  }
 }
 
 /** SHA-256 (hex) of the canonical JSON of `value`. */

@@ -64,6 +64,8 @@ export interface IngestSummary {
 
 export const DEFAULT_SERVICE_EXPIRY_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_BATCH_SIZE = 1000;
+/** Parsed certificates kept across batches (a few KB each). */
+const CERT_CACHE_SIZE = 10_000;
 
 export function emptySummary(dryRun = false): IngestSummary {
   return {
@@ -126,6 +128,27 @@ class BatchRunner {
     this.keepRejected = deps.maxRejectedKept ?? 10_000;
   }
 
+  /**
+   * A certificate parsed in an earlier batch is reused while it would parse the same: the only
+   * time-dependent part of the document is the expired/unexpired label, so an entry is parsed
+   * again when `now` has crossed its end of validity. Scans present the same few certificates
+   * again and again; parsing them once per batch was a visible share of ingest time.
+   */
+  private readonly certCache = new Map<string, { doc: CertificateDocument | undefined; notAfterMs: number | undefined; expired: boolean }>();
+
+  private parseOnce(fp: string, der: Uint8Array): CertificateDocument | undefined {
+    const now = this.deps.now();
+    const hit = this.certCache.get(fp);
+    if (hit && (hit.notAfterMs === undefined || now.getTime() > hit.notAfterMs) === hit.expired) return hit.doc;
+    const r = parseCertificate(der, { now });
+    const notAfterMs = r.ok ? parseTimestamp(r.doc.parsed.validity_period.not_after) : undefined;
+    // Unparseable DER, or a document whose end of validity cannot be read back: never reused.
+    if (!r.ok || notAfterMs === undefined) return r.ok ? r.doc : undefined;
+    if (this.certCache.size >= CERT_CACHE_SIZE) this.certCache.clear();
+    this.certCache.set(fp, { doc: r.doc, notAfterMs, expired: now.getTime() > notAfterMs });
+    return r.doc;
+  }
+
   reject(position: string, reason: string): void {
     this.summary.rejected.count++;
     if (this.summary.rejected.kept.length < this.keepRejected) this.summary.rejected.kept.push({ position, reason });
@@ -161,10 +184,7 @@ class BatchRunner {
     };
     const parse = (der: Uint8Array): CertificateDocument | undefined => {
       const fp = fingerprint(der);
-      if (!parsed.has(fp)) {
-        const r = parseCertificate(der, { now: this.deps.now() });
-        parsed.set(fp, r.ok ? r.doc : undefined);
-      }
+      if (!parsed.has(fp)) parsed.set(fp, this.parseOnce(fp, der));
       return parsed.get(fp);
     };
     const sightings = new Map<string, CertSighting>();
