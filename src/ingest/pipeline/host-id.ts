@@ -16,8 +16,11 @@ function virtualName(name: string | undefined, ip: string): string | undefined {
   return n;
 }
 
+// A dotted quad without leading zeros is already in the form ipText gives: most scan records are.
+const CANONICAL_V4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 export function hostIdOf(obs: Pick<HostObservation, 'ip' | 'name'>): { ok: true; value: HostId } | { ok: false; reason: string } {
-  const ip = typeof obs.ip === 'string' ? ipText(obs.ip) : undefined;
+  const ip = typeof obs.ip !== 'string' ? undefined : CANONICAL_V4.test(obs.ip) ? obs.ip : ipText(obs.ip);
   if (!ip) return { ok: false, reason: `not an IP address: ${JSON.stringify(obs.ip)}` };
   const name = virtualName(obs.name, ip);
   if (name !== undefined && /[\s+/]/.test(name)) return { ok: false, reason: `bad virtual host name: ${JSON.stringify(obs.name)}` };
