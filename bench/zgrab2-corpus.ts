@@ -7,7 +7,8 @@
  * distinct-looking hosts while the services, HTTP pages and certificate chains repeat (as they do
  * in real scans, where a few thousand certificates cover most of a network). Some lines also carry
  * a `domain` (a virtual host) and failure statuses (refused, timeouts, protocol and application
- * errors). The file is made once per (records, base, seed) under bench/out and reused.
+ * errors). The file is made once per (records, base, seed) under bench/out and reused; the name
+ * carries a format version, raised whenever the generated content changes.
  */
 import { createWriteStream, existsSync, renameSync } from 'node:fs';
 import { once } from 'node:events';
@@ -31,13 +32,17 @@ function ipv4Parts(ip: string): number[] | undefined {
   return p.length === 4 && p.every((n) => Number.isInteger(n) && n >= 0 && n <= 255) ? p : undefined;
 }
 
+/** First octets a pass may move an address to: public-looking unicast space (no 0, 127, multicast). */
+const FIRST_OCTETS = Array.from({ length: 223 }, (_, i) => i + 1).filter((o) => o !== 127);
+/** Coprime with FIRST_OCTETS.length (222), so a base address takes 222 distinct values before repeating. */
+const OCTET_STEP = 97;
+
 /** The address of base host `ip` in pass `cycle`: pass 0 keeps it, later passes move the first octet. */
 export function cycledIp(ip: string, cycle: number): string {
   const p = ipv4Parts(ip);
   if (!p || cycle === 0) return ip;
-  // 1..222, skipping 127: public-looking unicast space.
-  let first = ((p[0]! - 1 + 37 * cycle) % 222) + 1;
-  if (first === 127) first = 128;
+  const at = FIRST_OCTETS.indexOf(p[0]!);
+  const first = FIRST_OCTETS[((at < 0 ? p[0]! : at) + OCTET_STEP * cycle) % FIRST_OCTETS.length]!;
   return `${first}.${p[1]}.${p[2]}.${p[3]}`;
 }
 
@@ -153,7 +158,8 @@ export async function ensureZgrab2Corpus(
   onProgress?: (done: number) => void,
 ): Promise<Zgrab2CorpusInfo> {
   const base = Math.min(baseHosts, records);
-  const path = `${dir}/zgrab2-r${records}-b${base}-s${seed}.jsonl`;
+  // v2: addresses cycle through 222 first octets (v1 repeated after 6 passes).
+  const path = `${dir}/zgrab2-v2-r${records}-b${base}-s${seed}.jsonl`;
   if (existsSync(path)) return { path, records, generated: false, ms: 0 };
   const started = performance.now();
   const demo = demoStream({ hosts: base, certificates: Math.min(2000, Math.max(100, Math.ceil(base / 100))), seed });
