@@ -4,9 +4,8 @@
  * records of ip-location-db's city databases (`city`, `state1`, `postcode`, `latitude`, …).
  */
 import { readFileSync } from 'node:fs';
-import type ipaddr from 'ipaddr.js';
 import { Reader, type CityResponse } from 'maxmind';
-import { parseIp } from '../../lib/ip.ts';
+import { publicAddress } from './public-address.ts';
 import { isoTime } from '../../lib/time.ts';
 import { mtimeOf, packageNear, fileLabel, type EnrichSource } from './enrich-source.ts';
 
@@ -81,11 +80,9 @@ export class CityLookup {
   lookup(ip: string): CityAnswer | undefined {
     this.load();
     try {
-      let addr = parseIp(ip);
+      const addr = publicAddress(ip);
       if (!addr) return undefined;
-      if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
-      if (addr.range() !== 'unicast') return undefined;
-      const rec = this.reader!.get(addr.toString());
+      const rec = this.reader!.get(addr);
       return rec ? cityAnswerOf(rec) : undefined;
     } catch {
       return undefined;

@@ -5,9 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type ipaddr from 'ipaddr.js';
 import { Reader, type CountryResponse } from 'maxmind';
-import { parseIp } from '../../lib/ip.ts';
+import { publicAddress } from './public-address.ts';
 import type { City } from './cities.ts';
 import { countryByCode } from './countries.ts';
 import type { SourceInfo } from './asn-lookup.ts';
@@ -66,12 +65,9 @@ export class GeoLookup {
   countryCode(ip: string): string | undefined {
     this.load();
     try {
-      let addr = parseIp(ip);
+      const addr = publicAddress(ip);
       if (!addr) return undefined;
-      if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
-      // The database answers for some private and reserved blocks; only public unicast space has a country.
-      if (addr.range() !== 'unicast') return undefined;
-      const rec = this.reader!.get(addr.toString());
+      const rec = this.reader!.get(addr);
       // MaxMind's own country and city databases nest the code; ip-location-db's keep it flat.
       return rec?.country_code ?? rec?.country?.iso_code ?? rec?.registered_country?.iso_code ?? undefined;
     } catch {
