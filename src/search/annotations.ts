@@ -43,10 +43,10 @@ function checkContents(contents: unknown): Result<string> {
   return ok(contents);
 }
 
-export async function listComments(ctx: SearchContext, caller: Caller, index: IndexName, raw: string): Promise<Result<Comment[]>> {
+export async function listComments(ctx: SearchContext, caller: Caller, index: IndexName, raw: string): Promise<Result<{ docId: string; comments: Comment[] }>> {
   const id = await existingDocId(ctx, index, raw);
   if (!id.ok) return id;
-  return ok(await ctx.store.comments.list(caller.workspaceId, index, id.value));
+  return ok({ docId: id.value, comments: await ctx.store.comments.list(caller.workspaceId, index, id.value) });
 }
 
 export async function getComment(ctx: SearchContext, caller: Caller, index: IndexName, raw: string, commentId: string): Promise<Result<Comment>> {
@@ -73,12 +73,13 @@ export async function updateComment(ctx: SearchContext, caller: Caller, index: I
   return c ? ok(c) : fail('not_found', `Comment ${commentId} not found`);
 }
 
-export async function deleteComment(ctx: SearchContext, caller: Caller, index: IndexName, raw: string, commentId: string): Promise<Result<Comment[]>> {
+/** Deletes a comment and answers the document's remaining comments. */
+export async function deleteComment(ctx: SearchContext, caller: Caller, index: IndexName, raw: string, commentId: string): Promise<Result<{ docId: string; comments: Comment[] }>> {
   const id = await existingDocId(ctx, index, raw);
   if (!id.ok) return id;
   const removed = await ctx.store.comments.remove(caller.workspaceId, index, id.value, commentId);
   if (!removed) return fail('not_found', `Comment ${commentId} not found`);
-  return ok(await ctx.store.comments.list(caller.workspaceId, index, id.value));
+  return ok({ docId: id.value, comments: await ctx.store.comments.list(caller.workspaceId, index, id.value) });
 }
 
 export function presentTag(t: Tag): Record<string, unknown> {

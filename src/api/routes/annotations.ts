@@ -31,9 +31,8 @@ export async function annotationRoutes(app: FastifyInstance, ctx: SearchContext)
       `/v2/${d.path}/:id/comments`,
       { schema: { tags, summary: `Comments on a ${d.index === 'hosts' ? 'host' : 'certificate'}`, params: DocParams }, config },
       async (req) => {
-        const list = unwrap(await uc.listComments(ctx, caller(req), d.index, req.params.id));
-        const docId = unwrap(await uc.existingDocId(ctx, d.index, req.params.id));
-        return v2({ [d.key]: docId, comments: list.map(uc.presentComment) });
+        const r = unwrap(await uc.listComments(ctx, caller(req), d.index, req.params.id));
+        return v2({ [d.key]: r.docId, comments: r.comments.map(uc.presentComment) });
       },
     );
     app.get<{ Params: Static<typeof CommentParams> }>(
@@ -59,7 +58,7 @@ export async function annotationRoutes(app: FastifyInstance, ctx: SearchContext)
         const remaining = unwrap(await uc.deleteComment(ctx, caller(req), d.index, req.params.id, req.params.commentId));
         // Hosts answer 204, certificates 200 with the remaining comments (contract §2A.10).
         if (d.index === 'hosts') return noContent(reply);
-        return v2({ [d.key]: unwrap(await uc.existingDocId(ctx, d.index, req.params.id)), comments: remaining.map(uc.presentComment) });
+        return v2({ [d.key]: remaining.docId, comments: remaining.comments.map(uc.presentComment) });
       },
     );
     app.get<{ Params: Static<typeof DocParams> }>(
