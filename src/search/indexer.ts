@@ -34,8 +34,33 @@ function fingerprintsOf(host: Record<string, unknown>): string[] {
   return out;
 }
 
+/** Told which documents got a new current version (after store and engine took them). */
+export type DocumentsChangedListener = (index: IndexName, ids: readonly string[]) => void | Promise<void>;
+
 export class Indexer {
+  private readonly listeners: DocumentsChangedListener[] = [];
+
   constructor(private readonly ctx: SearchContext) {}
+
+  /**
+   * Subscribe to changes (ASM discovery updates the assets a change touches). Listener failures
+   * are reported through `onListenerError` and never fail the write that triggered them.
+   */
+  onChanged(listener: DocumentsChangedListener): void {
+    this.listeners.push(listener);
+  }
+
+  onListenerError: (err: unknown) => void = () => {};
+
+  private async emitChanged(index: IndexName, ids: readonly string[]): Promise<void> {
+    for (const l of this.listeners) {
+      try {
+        await l(index, ids);
+      } catch (err) {
+        this.onListenerError(err);
+      }
+    }
+  }
 
   /** The document the engine indexes for a stored host. */
   hostIndexDoc(host: Record<string, unknown>, certs: ReadonlyMap<string, Record<string, unknown>>): Doc {
@@ -74,6 +99,7 @@ export class Indexer {
       for (const c of current) this.ctx.engine.upsert('certificates', c.id, c.doc);
       await this.reindexHostsPresenting(current.map((c) => c.id));
     }
+    if (this.listeners.length > 0) await this.emitChanged(index, changed);
     return results;
   }
 
