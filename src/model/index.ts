@@ -10,3 +10,5 @@ export { hostFields, EMBEDDED_CERTIFICATE_PREFIX } from './hosts-fields.ts';
 export { catalogueFor, canonicalHeaderKey } from './field-catalogue.ts';
 export { projectFields, validateFieldPaths } from './project-fields.ts';
 export type { FieldPathsCheck } from './project-fields.ts';
+export { ASSET_TYPES } from './asm-asset.ts';
+export type { Asset, AssetType, TrailStep, TrailStepType, LogbookEvent, LogbookEventType, LogbookOperation, NewLogbookEvent } from './asm-asset.ts';

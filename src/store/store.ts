@@ -4,6 +4,7 @@
  * All times are RFC 3339 strings in UTC with millisecond precision (`2024-10-27T16:39:12.343Z`).
  */
 import type { IndexName } from '../model/field-def.ts';
+import type { Asset, AssetType, LogbookEvent, LogbookEventType, NewLogbookEvent } from '../model/asm-asset.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -199,6 +200,59 @@ export interface SeedRepository {
   /** Returns the removed seeds. */
   removeByLabel(workspaceId: string, label: string): Promise<Seed[]>;
   remove(workspaceId: string, id: number): Promise<Seed | undefined>;
+}
+
+/** A page request for ASM lists (1-based page numbers, contract §1.11). */
+export interface AssetPage {
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface AssetListFilter {
+  /** Only these asset ids (used by tag and source filters computed elsewhere). */
+  readonly assetIds?: readonly string[];
+  /** Exclude these asset ids. */
+  readonly excludeIds?: readonly string[];
+  readonly sources?: readonly string[];
+}
+
+/**
+ * A workspace's discovered assets (model/asm-asset.ts). Lists are ordered by assetId in
+ * byte order. `apply` writes asset changes and their logbook events in one transaction, so the
+ * logbook never tells of a change the asset table does not hold, or the other way round.
+ */
+export interface AsmAssetRepository {
+  list(workspaceId: string, type: AssetType, page: AssetPage, filter?: AssetListFilter): Promise<{ items: Asset[]; total: number }>;
+  get(workspaceId: string, type: AssetType, assetId: string): Promise<Asset | undefined>;
+  getMany(workspaceId: string, type: AssetType, assetIds: readonly string[]): Promise<Asset[]>;
+  /** Every asset id of a family (discovery diffs against it; inventory restricts searches to it). */
+  ids(workspaceId: string, type: AssetType): Promise<string[]>;
+  count(workspaceId: string, type: AssetType): Promise<number>;
+  /** Inserts or replaces the given assets and removes others, with their events; returns the events with ids. */
+  apply(
+    workspaceId: string,
+    changes: { readonly upsert: readonly Asset[]; readonly remove: readonly { type: AssetType; assetId: string }[] },
+    events: readonly NewLogbookEvent[],
+  ): Promise<LogbookEvent[]>;
+}
+
+export interface LogbookQuery {
+  /** Events with id >= idFrom. */
+  readonly idFrom?: number;
+  /** Events with timestamp >= dateFrom. */
+  readonly dateFrom?: string;
+  readonly types?: readonly LogbookEventType[];
+  readonly limit: number;
+}
+
+/** The workspace's logbook; ids ascend in commit order (a reader paging by id never skips one). */
+export interface AsmLogbookRepository {
+  /** Appends events outside an asset change (risk and user-config events); returns them with ids. */
+  append(workspaceId: string, events: readonly NewLogbookEvent[]): Promise<LogbookEvent[]>;
+  /** Ascending by id. */
+  read(workspaceId: string, query: LogbookQuery): Promise<LogbookEvent[]>;
+  /** Highest id written so far in the workspace (0 when none). */
+  lastId(workspaceId: string): Promise<number>;
 }
 
 export interface Store {
