@@ -4,10 +4,13 @@
  */
 import type { Store } from '../store/store.ts';
 import { SeedsChanged } from './seeds-changed.ts';
+import { AssetsChanged } from './assets-changed.ts';
 
 export interface AsmContext {
   readonly store: Store;
   readonly seedsChanged: SeedsChanged;
+  /** Discovery announces asset changes here; risk evaluation subscribes. */
+  readonly assetsChanged: AssetsChanged;
   /** The clock, so tests can pin `now`. */
   now(): Date;
   /** Where listener failures are reported (logging); they never fail the request. */
@@ -15,5 +18,5 @@ export interface AsmContext {
 }
 
 export function createAsmContext(store: Store, now: () => Date = () => new Date(), reportError?: (err: unknown) => void): AsmContext {
-  return { store, now, seedsChanged: new SeedsChanged(), ...(reportError ? { reportError } : {}) };
+  return { store, now, seedsChanged: new SeedsChanged(), assetsChanged: new AssetsChanged(), ...(reportError ? { reportError } : {}) };
 }
