@@ -92,6 +92,44 @@ export interface SearchEngine {
   aggregate(index: IndexName, request: AggregateRequest): AggregateResult;
   /** Persist and release resources. */
   close(): Promise<void>;
+  /** Present when the engine keeps its index on disk (see EnginePersistence). */
+  readonly persistence?: EnginePersistence;
+}
+
+/** What opening persisted segments gave: the ids to refresh from the store, or why a rebuild is needed. */
+export type OpenResult =
+  | { readonly loaded: true; readonly tail: ReadonlyMap<IndexName, readonly string[]>; readonly documents: number; readonly ms: number }
+  | { readonly loaded: false; readonly reason: string };
+
+export interface CheckpointInfo {
+  readonly generation: number;
+  readonly bytes: number;
+  readonly ms: number;
+}
+
+/**
+ * An engine index kept on disk as immutable segments plus a journal of the ids written since
+ * (docs/ARCHITECTURE.md, "Engine segments"). The store stays the truth: the journal names the
+ * documents to re-read from it after a restart, and is written before the store is.
+ */
+export interface EnginePersistence {
+  readonly dir: string;
+  /** Records that `ids` are about to be written to the store; durable when this returns. */
+  journal(index: IndexName, ids: readonly string[]): void;
+  /** The engine now reflects the store for `ids` (journaled earlier): a checkpoint may forget them. */
+  applied(index: IndexName, ids: readonly string[]): void;
+  /** Ids journaled by this process since the last checkpoint. */
+  readonly pending: number;
+  /**
+   * Loads the persisted segments into the (empty) engine and lists the ids journaled since, by
+   * any process, for the caller to refresh from the store. When there are no usable segments
+   * the engine stays empty, for the caller to rebuild from the store, and the reason is given.
+   */
+  open(): OpenResult;
+  /** True once open() has run: only then does the engine hold everything and may be checkpointed. */
+  readonly opened: boolean;
+  /** Writes the current state as new segments and drops the journals they cover. */
+  checkpoint(): CheckpointInfo;
 }
 
 /**

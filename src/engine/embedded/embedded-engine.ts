@@ -1,8 +1,9 @@
 /**
  * The embedded search engine: an in-memory inverted index per index (see index-data.ts) with
  * roaring-bitmap postings, typed views for ranges and sorting, element ids for `services`, and
- * query evaluation by bitmap algebra. Persistence (immutable segments under this mutable
- * structure) is a later step; the engine never owns the truth and can be rebuilt from the store.
+ * query evaluation by bitmap algebra. With `dir`, the index is also kept on disk as segments
+ * and a journal (engine-directory.ts), so a restart loads it instead of re-reading every
+ * document; the engine never owns the truth and can always be rebuilt from the store.
  */
 import type { IndexName } from '../../model/field-def.ts';
 import type {
@@ -18,6 +19,7 @@ import { aggregateField, type AggregateStrategy } from './aggregate.ts';
 import { Evaluator } from './evaluate.ts';
 import { IndexData, type CompactionPolicy } from './index-data.ts';
 import { searchPage, type PageStrategy } from './search-page.ts';
+import { EngineDirectory, indexingFingerprint, restoreSegment } from './engine-directory.ts';
 
 export interface EmbeddedEngineOptions {
   /** Force one aggregation strategy (tests exercise both); default picks by cardinality. */
@@ -26,25 +28,29 @@ export interface EmbeddedEngineOptions {
   readonly pageStrategy?: PageStrategy;
   /** When tombstones are purged (default: 1024 dead documents and as many as live ones). */
   readonly compaction?: CompactionPolicy;
+  /** Keep segments and journals in this directory (`<data-dir>/engine`); in memory only without. */
+  readonly dir?: string;
 }
 
 export class EmbeddedEngine implements SearchEngine {
   readonly name = 'embedded';
   private readonly data: Record<IndexName, IndexData>;
+  readonly persistence: EngineDirectory | undefined;
 
   constructor(private readonly catalogues: EngineCatalogues, private readonly options: EmbeddedEngineOptions = {}) {
-    this.data = {
-      hosts: new IndexData('hosts', catalogues.hosts, options.compaction),
-      certificates: new IndexData('certificates', catalogues.certificates, options.compaction),
-    };
+    const fresh = (index: IndexName) => new IndexData(index, catalogues[index], options.compaction);
+    this.data = { hosts: fresh('hosts'), certificates: fresh('certificates') };
+    this.persistence = options.dir === undefined ? undefined : new EngineDirectory(options.dir, indexingFingerprint(catalogues), this.data, fresh);
   }
 
   upsert(index: IndexName, id: string, doc: Doc): void {
     this.data[index].upsert(id, doc);
+    if (this.persistence) this.persistence.dirty = true;
   }
 
   remove(index: IndexName, id: string): void {
     this.data[index].remove(id);
+    if (this.persistence) this.persistence.dirty = true;
   }
 
   size(index: IndexName): number {
@@ -64,5 +70,17 @@ export class EmbeddedEngine implements SearchEngine {
     return aggregateField(data, match, field, request.numBuckets, this.options.aggregateStrategy ?? 'auto');
   }
 
-  async close(): Promise<void> {}
+  /** Loads one segment file into an empty index (tools and the format fixture; serving opens through `persistence`). */
+  openSegmentFile(index: IndexName, file: string): void {
+    if (this.data[index].docs.idCount !== 0) throw new Error('openSegmentFile needs an empty index');
+    restoreSegment(this.data[index], file);
+  }
+
+  /** Checkpoints when the engine holds the whole store (it was opened) and changed since. */
+  async close(): Promise<void> {
+    const p = this.persistence;
+    if (!p) return;
+    if (p.opened && p.dirty) p.checkpoint();
+    p.close();
+  }
 }

@@ -9,6 +9,7 @@ import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { PostingTable } from './posting-table.ts';
 import type { FulltextSink } from './scope.ts';
 import type { Slot } from './slot.ts';
+import type { SegmentReader, SegmentWriter } from './segment-codec.ts';
 
 class Terms {
   readonly ids = new Map<string, number>();
@@ -18,6 +19,18 @@ class Terms {
     let id = this.ids.get(term);
     if (id === undefined) this.ids.set(term, (id = this.ids.size));
     return id;
+  }
+
+  write(w: SegmentWriter): void {
+    // Map order is insertion order, which is id order.
+    w.scalars([...this.ids.keys()]);
+    this.postings.write(w);
+  }
+
+  restore(r: SegmentReader): void {
+    const terms = r.scalars() as string[];
+    for (let i = 0; i < terms.length; i++) this.ids.set(terms[i], i);
+    this.postings.restore(r);
   }
 
   docs(term: string): Bitmap {
@@ -46,6 +59,16 @@ export class FulltextIndex implements FulltextSink {
   dropDead(alive: Uint8Array, dead: Bitmap): void {
     this.tokens.postings.dropDead(alive, dead);
     this.keywords.postings.dropDead(alive, dead);
+  }
+
+  write(w: SegmentWriter): void {
+    this.tokens.write(w);
+    this.keywords.write(w);
+  }
+
+  restore(r: SegmentReader): void {
+    this.tokens.restore(r);
+    this.keywords.restore(r);
   }
 
   flagsFor(fullPath: string): { text: boolean; keyword: boolean } {

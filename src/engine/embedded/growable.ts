@@ -7,6 +7,14 @@ export class GrowableU32 {
     this.data = new Uint32Array(capacity);
   }
 
+  /** Wraps `a` (taken over, not copied) as a full column. */
+  static of(a: Uint32Array): GrowableU32 {
+    const g = new GrowableU32(0);
+    g.data = a.length > 0 ? a : new Uint32Array(16);
+    g.length = a.length;
+    return g;
+  }
+
   push(v: number): void {
     if (this.length === this.data.length) {
       const next = new Uint32Array(this.data.length * 2);

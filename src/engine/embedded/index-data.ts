@@ -12,17 +12,18 @@ import { GrowableU32 } from './growable.ts';
 import { OrderIndex } from './order-index.ts';
 import { Scope } from './scope.ts';
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
 export class NestedPart {
   readonly scope: Scope;
   /** element → document */
-  readonly elemDoc = new GrowableU32();
+  elemDoc = new GrowableU32();
   /** document → its first element id and element count */
-  readonly start = new GrowableU32();
-  readonly count = new GrowableU32();
+  start = new GrowableU32();
+  count = new GrowableU32();
 
   /** Elements standing for a root that is present but not an array (see IndexData.upsert). */
-  private readonly pseudo = new RoaringBitmap32();
+  private pseudo = new RoaringBitmap32();
   private realCache: { live: Bitmap; real: Bitmap } | undefined;
 
   constructor(readonly root: string, fulltext: FulltextIndex) {
@@ -32,6 +33,26 @@ export class NestedPart {
   markPseudo(e: number): void {
     this.pseudo.add(e);
     this.realCache = undefined;
+  }
+
+  write(w: SegmentWriter): void {
+    this.scope.write(w);
+    w.u32s(this.elemDoc.data, this.elemDoc.length);
+    w.u32s(this.start.data, this.start.length);
+    w.u32s(this.count.data, this.count.length);
+    w.bitmap(this.pseudo);
+  }
+
+  restore(r: SegmentReader): void {
+    this.scope.restore(r);
+    this.elemDoc = GrowableU32.of(r.u32s());
+    this.start = GrowableU32.of(r.u32s());
+    this.count = GrowableU32.of(r.u32s());
+    this.pseudo = r.bitmap();
+    this.realCache = undefined;
+    if (this.elemDoc.length !== this.scope.idCount || this.start.length !== this.count.length) {
+      throw new CorruptSegmentError(`nested part ${this.root}: element columns disagree`);
+    }
   }
 
   compact(): void {
@@ -101,6 +122,7 @@ export class IndexData {
   /** Dead documents already purged from the postings by compaction. */
   private purged = 0;
 
+
   constructor(
     readonly index: IndexName,
     readonly catalogue: FieldCatalogue,
@@ -111,6 +133,55 @@ export class IndexData {
     for (const root of catalogue.nestedRoots) this.nested.set(root, new NestedPart(root, this.fulltext));
     this.roots = new Set(catalogue.nestedRoots);
     this.order = new OrderIndex(this.orderKeys, this.ids);
+  }
+
+  /**
+   * The whole index as one segment body: ids and order keys, the document scope, each nested
+   * part, the combined full-text postings and the order permutation. Tombstones stay (as the
+   * alive bytes) until compaction purges them.
+   */
+  write(w: SegmentWriter): void {
+    this.order.ensure(this.docs);
+    w.str(this.index);
+    w.u32(this.purged);
+    w.scalars(this.ids);
+    w.scalars(this.orderKeys);
+    this.docs.write(w);
+    w.u32(this.nested.size);
+    for (const part of this.nested.values()) {
+      w.str(part.root);
+      part.write(w);
+    }
+    this.fulltext.write(w);
+    this.order.write(w);
+  }
+
+  /** Fills a new, empty IndexData from write()'s output. */
+  restore(r: SegmentReader): void {
+    if (this.docs.idCount !== 0) throw new Error('restore into a non-empty index');
+    const index = r.str();
+    if (index !== this.index) throw new CorruptSegmentError(`segment holds index ${index}, expected ${this.index}`);
+    this.purged = r.u32();
+    const ids = r.scalars() as string[];
+    const orderKeys = r.scalars() as string[];
+    this.docs.restore(r);
+    if (ids.length !== this.docs.idCount || orderKeys.length !== ids.length) throw new CorruptSegmentError('ids and documents differ in number');
+    this.ids.length = 0;
+    this.orderKeys.length = 0;
+    for (let d = 0; d < ids.length; d++) {
+      this.ids.push(ids[d]);
+      this.orderKeys.push(orderKeys[d]);
+      if (this.docs.alive[d] === 1) this.idToDoc.set(ids[d], d);
+    }
+    const parts = r.u32();
+    if (parts !== this.nested.size) throw new CorruptSegmentError('nested roots differ from the catalogue');
+    for (let i = 0; i < parts; i++) {
+      const part = this.nested.get(r.str());
+      if (!part) throw new CorruptSegmentError('nested roots differ from the catalogue');
+      part.restore(r);
+    }
+    this.fulltext.restore(r);
+    this.order.restore(r, this.docs);
   }
 
   upsert(id: string, doc: Doc): void {

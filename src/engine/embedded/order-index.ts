@@ -4,6 +4,7 @@
  * documents are merged in lazily on the next query: O(n + m log m) for m new documents.
  */
 import type { Scope } from './scope.ts';
+import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
 export class OrderIndex {
   /** Live document ids in order. */
@@ -48,6 +49,27 @@ export class OrderIndex {
     const rank = new Int32Array(docs.idCount).fill(-1);
     for (let p = 0; p < merged.length; p++) rank[merged[p]] = p;
     this.ordered = merged;
+    this.rank = rank;
+    this.added = [];
+    this.stale = false;
+  }
+
+  /** The permutation only (ensure() it first); ranks are derived on restore. */
+  write(w: SegmentWriter): void {
+    if (this.stale) throw new Error('order index written while stale');
+    w.u32s(this.ordered);
+  }
+
+  restore(r: SegmentReader, docs: Scope): void {
+    const ordered = r.u32s();
+    const rank = new Int32Array(docs.idCount).fill(-1);
+    for (let p = 0; p < ordered.length; p++) {
+      const d = ordered[p];
+      if (d >= docs.idCount || docs.alive[d] !== 1) throw new CorruptSegmentError('order index: not a live document');
+      rank[d] = p;
+    }
+    if (ordered.length !== docs.liveCount) throw new CorruptSegmentError('order index: live count differs');
+    this.ordered = ordered;
     this.rank = rank;
     this.added = [];
     this.stale = false;

@@ -8,6 +8,7 @@
  * the small arrays sorted and makes a repeated add of the same id a cheap check.
  */
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
 /** A list grown past PROMOTE_AT: a bitmap plus a buffer of ids not yet added to it. */
 class BigPosting {
@@ -27,6 +28,8 @@ type Posting = number | number[] | BigPosting;
 
 const PROMOTE_AT = 48;
 const FLUSH_AT = 4096;
+/** Count written for a list stored as a bitmap. */
+const BIG = 0xffffffff;
 
 export class PostingTable {
   private readonly lists: (Posting | undefined)[] = [];
@@ -68,6 +71,65 @@ export class PostingTable {
         }
       }
     }
+  }
+
+  /** Counts per ordinal (BIG for bitmaps), the small lists' ids concatenated, then the bitmaps. */
+  write(w: SegmentWriter): void {
+    const lists = this.lists;
+    const counts = new Uint32Array(lists.length);
+    let small = 0;
+    const bigs: Bitmap[] = [];
+    for (let ord = 0; ord < lists.length; ord++) {
+      const p = lists[ord];
+      if (p === undefined) continue;
+      if (typeof p === 'number') {
+        counts[ord] = 1;
+        small++;
+      } else if (Array.isArray(p)) {
+        counts[ord] = p.length;
+        small += p.length;
+      } else {
+        counts[ord] = BIG;
+        bigs.push(p.settle());
+      }
+    }
+    const ids = new Uint32Array(small);
+    let k = 0;
+    for (const p of lists) {
+      if (typeof p === 'number') ids[k++] = p;
+      else if (Array.isArray(p)) for (const id of p) ids[k++] = id;
+    }
+    w.u32s(counts);
+    w.u32s(ids);
+    w.u32(bigs.length);
+    for (const b of bigs) w.bitmap(b);
+  }
+
+  /** Fills an empty table from write()'s output. */
+  restore(r: SegmentReader): void {
+    const counts = r.u32s();
+    const ids = r.u32s();
+    const bigs = r.u32();
+    const lists = this.lists;
+    lists.length = counts.length;
+    let k = 0;
+    let b = 0;
+    for (let ord = 0; ord < counts.length; ord++) {
+      const c = counts[ord];
+      if (c === 0) continue;
+      if (c === BIG) {
+        if (b++ >= bigs) throw new CorruptSegmentError('posting table: too few bitmaps');
+        lists[ord] = new BigPosting(r.bitmap());
+      } else if (c === 1) {
+        lists[ord] = ids[k++];
+      } else {
+        const a = new Array<number>(c);
+        for (let i = 0; i < c; i++) a[i] = ids[k + i];
+        k += c;
+        lists[ord] = a;
+      }
+    }
+    if (k !== ids.length || b !== bigs) throw new CorruptSegmentError('posting table: counts and ids disagree');
   }
 
   has(ord: number): boolean {

@@ -14,6 +14,7 @@ import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { PathNode } from './path-node.ts';
 import { PostingTable } from './posting-table.ts';
 import { Slot } from './slot.ts';
+import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
 /** Receives the values of slots that feed the combined full-text postings. */
 export interface FulltextSink {
@@ -26,7 +27,7 @@ export class Scope {
   readonly slots = new Map<string, Slot>();
   private readonly nodes = new Map<string, PathNode>();
   private readonly root: PathNode;
-  private readonly exists = new PostingTable();
+  private exists = new PostingTable();
   alive = new Uint8Array(1024);
   /** Ids handed out so far (the next id). */
   idCount = 0;
@@ -129,6 +130,70 @@ export class Scope {
     const slot = new Slot(path, flags.text, flags.keyword);
     this.slots.set(path, slot);
     return slot;
+  }
+
+  /**
+   * Units (with the tombstones as the alive bytes), the path trie as (parent, key) pairs in
+   * existence-ordinal order, existence postings, then each slot.
+   */
+  write(w: SegmentWriter): void {
+    w.u32(this.idCount);
+    w.u32(this.liveCount);
+    w.bytes(this.alive.subarray(0, this.idCount));
+    const nodes = [...this.nodes.values()];
+    const parents = new Uint32Array(nodes.length);
+    const keys: string[] = [];
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
+      if (n.existsOrd !== i) throw new Error('path trie out of order');
+      const parent = n.parent;
+      parents[i] = parent ? parent.existsOrd : 0;
+      keys.push(!parent ? '' : parent.path === '' ? n.path : n.path.slice(parent.path.length + 1));
+    }
+    w.u32s(parents);
+    w.scalars(keys);
+    this.exists.write(w);
+    w.u32(this.slots.size);
+    for (const slot of this.slots.values()) {
+      w.str(slot.path);
+      w.u8((slot.ftText ? 1 : 0) | (slot.ftKeyword ? 2 : 0));
+      slot.write(w);
+    }
+  }
+
+  /** Fills a new, empty scope from write()'s output. */
+  restore(r: SegmentReader): void {
+    this.idCount = r.u32();
+    this.liveCount = r.u32();
+    const alive = r.bytes();
+    if (alive.length !== this.idCount) throw new CorruptSegmentError('scope: alive bytes and unit count differ');
+    this.alive = new Uint8Array(Math.max(1024, alive.length));
+    this.alive.set(alive);
+    this.liveCache = undefined;
+    const parents = r.u32s();
+    const keys = r.scalars() as string[];
+    if (parents.length !== keys.length || parents.length === 0) throw new CorruptSegmentError('scope: bad path trie');
+    const ordered: PathNode[] = [this.root];
+    for (let i = 1; i < parents.length; i++) {
+      const parent = ordered[parents[i]];
+      if (parent === undefined) throw new CorruptSegmentError('scope: bad path trie');
+      const c = this.child(parent, keys[i]);
+      if (c.existsOrd !== i) throw new CorruptSegmentError('scope: path trie out of order');
+      ordered.push(c);
+    }
+    this.exists = new PostingTable();
+    this.exists.restore(r);
+    const slots = r.u32();
+    for (let i = 0; i < slots; i++) {
+      const path = r.str();
+      const flags = r.u8();
+      const node = this.nodes.get(path);
+      if (!node) throw new CorruptSegmentError(`scope: slot ${path} has no path`);
+      const slot = new Slot(path, (flags & 1) !== 0, (flags & 2) !== 0);
+      slot.restore(r);
+      node.slot = slot;
+      this.slots.set(path, slot);
+    }
   }
 
   /** Dead units so far (tombstones still present in postings). */

@@ -10,6 +10,7 @@ import type { FieldType } from '../../model/field-def.ts';
 import type { Leaf } from '../../model/values-of.ts';
 import { GrowableU32 } from './growable.ts';
 import { PostingTable } from './posting-table.ts';
+import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 import { TokenIndex } from './token-index.ts';
 import { TypedView } from './typed-view.ts';
 
@@ -95,6 +96,29 @@ export class Slot {
     this.views.clear();
     this.ftSeen = values.length;
     this.ftCache = new Map();
+  }
+
+  /** Path and full-text flags are written by the scope; derived views are rebuilt lazily. */
+  write(w: SegmentWriter): void {
+    w.scalars(this.values);
+    this.postings.write(w);
+    w.u32s(this.fwdUnit.data, this.fwdUnit.length);
+    w.u32s(this.fwdOrd.data, this.fwdOrd.length);
+  }
+
+  restore(r: SegmentReader): void {
+    const values = r.scalars() as Leaf[];
+    const dict = new Map<Leaf, number>();
+    for (let v = 0; v < values.length; v++) dict.set(values[v], v);
+    this.values = values;
+    this.dict = dict;
+    this.postings = new PostingTable();
+    this.postings.restore(r);
+    this.fwdUnit = GrowableU32.of(r.u32s());
+    this.fwdOrd = GrowableU32.of(r.u32s());
+    if (this.fwdUnit.length !== this.fwdOrd.length) throw new CorruptSegmentError(`slot ${this.path}: forward columns differ in length`);
+    // Every value was seen before: repeats take the cached-token path of FulltextIndex.addValue.
+    this.ftSeen = values.length;
   }
 
   tokens(): TokenIndex {

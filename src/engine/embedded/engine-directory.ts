@@ -1,0 +1,305 @@
+/**
+ * The embedded engine on disk (`<data-dir>/engine/`): one immutable segment file per index and
+ * checkpoint, a manifest naming the live segments, and per-process journals of the ids written
+ * to the store since. A checkpoint writes each segment to a temporary file, fsyncs and renames
+ * it, then replaces the manifest the same way; only then are older segments and the journals
+ * the new segments cover deleted, so a kill at any moment leaves either the old or the new
+ * state, never a half-written one. Layout and guarantees: docs/ARCHITECTURE.md, "Engine segments".
+ */
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { FieldCatalogue, IndexName } from '../../model/field-def.ts';
+import type { CheckpointInfo, EnginePersistence, OpenResult } from '../search-engine.ts';
+import type { EngineCatalogues } from '../reference/reference-engine.ts';
+import type { IndexData } from './index-data.ts';
+import { CorruptSegmentError, SEGMENT_FORMAT_VERSION, SegmentReader, SegmentWriter } from './segment-codec.ts';
+
+export const MANIFEST_FILE = 'manifest.json';
+const INDEXES: readonly IndexName[] = ['hosts', 'certificates'];
+
+/**
+ * Changes whenever the same documents would be indexed differently: the full-text fields and
+ * nested roots of the catalogues, and INDEXING_VERSION (bump it when the indexing code changes
+ * what it records, e.g. the tokenizer). Segments of another fingerprint are rebuilt.
+ */
+const INDEXING_VERSION = 1;
+
+export function indexingFingerprint(catalogues: EngineCatalogues): string {
+  const describe = (c: FieldCatalogue) => ({
+    roots: [...c.nestedRoots],
+    fulltext: c
+      .all()
+      .filter((f) => f.fullText && (f.type === 'text' || f.type === 'keyword'))
+      .map((f) => `${f.docPath}:${f.type}`)
+      .sort(),
+  });
+  const text = JSON.stringify({ v: INDEXING_VERSION, hosts: describe(catalogues.hosts), certificates: describe(catalogues.certificates) });
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+export interface SegmentEntry {
+  readonly file: string;
+  readonly formatVersion: number;
+  readonly bytes: number;
+  readonly crc32: number;
+  readonly documents: number;
+}
+
+export interface Manifest {
+  readonly manifestVersion: 1;
+  readonly generation: number;
+  readonly fingerprint: string;
+  readonly createdAt: string;
+  readonly segments: Record<IndexName, SegmentEntry>;
+}
+
+interface JournalFile {
+  readonly name: string;
+  readonly pid: number;
+}
+
+function parseJournalName(name: string): JournalFile | undefined {
+  const m = /^journal-(\d+)-(\d+)\.log$/.exec(name);
+  return m ? { name, pid: Number(m[1]) } : undefined;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function fsyncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes `data` to `file` atomically: temporary file, fsync, rename, fsync of the directory. */
+function writeFileAtomic(dir: string, file: string, data: string): void {
+  const tmp = join(dir, `${file}.tmp`);
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, join(dir, file));
+  fsyncDir(dir);
+}
+
+/** Reads the ids a journal names; a torn last line (the writer was killed mid-append) is ignored. */
+export function readJournal(file: string, into: Map<IndexName, Set<string>>): void {
+  const text = readFileSync(file, 'utf8');
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(rec) || (rec[0] !== 'hosts' && rec[0] !== 'certificates') || !Array.isArray(rec[1])) continue;
+    let set = into.get(rec[0]);
+    if (!set) into.set(rec[0], (set = new Set()));
+    for (const id of rec[1]) if (typeof id === 'string') set.add(id);
+  }
+}
+
+/** Checks a segment file and loads it into an empty IndexData; throws CorruptSegmentError when it cannot be trusted. */
+export function restoreSegment(data: IndexData, file: string, expect?: { formatVersion: number; crc32: number; file: string }): void {
+  const r = SegmentReader.open(file);
+  try {
+    if (expect && (r.header.version !== expect.formatVersion || r.header.crc !== expect.crc32)) {
+      throw new CorruptSegmentError(`${expect.file} is not the segment the manifest lists`);
+    }
+    if (r.header.version > SEGMENT_FORMAT_VERSION || r.header.version < 1) {
+      throw new CorruptSegmentError(`${file}: format version ${r.header.version} is not one this program reads`);
+    }
+    // Version 1 is the only layout so far; a later version keeps decoding this one.
+    data.restore(r);
+  } finally {
+    r.close();
+  }
+}
+
+export class EngineDirectory implements EnginePersistence {
+  private manifest: Manifest | undefined;
+  private journalFd: number | undefined;
+  private journalName: string | undefined;
+  private journalSeq = 0;
+  /** Journals whose ids the engine state holds: deleted after the next checkpoint. */
+  private covered = new Set<string>();
+  /** Ids journaled here and not yet applied to the engine (carried into the next journal). */
+  private readonly unapplied: Record<IndexName, Map<string, number>> = { hosts: new Map(), certificates: new Map() };
+  pending = 0;
+  opened = false;
+  /** Set by the engine on every change; a checkpoint at close is skipped when nothing changed. */
+  dirty = false;
+
+  constructor(
+    readonly dir: string,
+    private readonly fingerprint: string,
+    private readonly data: Record<IndexName, IndexData>,
+    private readonly fresh: (index: IndexName) => IndexData,
+  ) {}
+
+  private ensureDir(): void {
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  private appendJournal(index: IndexName, ids: readonly string[]): void {
+    if (this.journalFd === undefined) {
+      this.ensureDir();
+      this.journalName = `journal-${process.pid}-${Date.now() * 1000 + (this.journalSeq++ % 1000)}.log`;
+      this.journalFd = openSync(join(this.dir, this.journalName), 'a');
+    }
+    writeSync(this.journalFd, JSON.stringify([index, ids]) + '\n');
+    fsyncSync(this.journalFd);
+  }
+
+  journal(index: IndexName, ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    this.appendJournal(index, ids);
+    const m = this.unapplied[index];
+    for (const id of ids) m.set(id, (m.get(id) ?? 0) + 1);
+    this.pending += ids.length;
+  }
+
+  applied(index: IndexName, ids: readonly string[]): void {
+    const m = this.unapplied[index];
+    for (const id of ids) {
+      const n = m.get(id);
+      if (n === undefined) continue;
+      if (n <= 1) m.delete(id);
+      else m.set(id, n - 1);
+    }
+  }
+
+  readManifest(): Manifest {
+    const file = join(this.dir, MANIFEST_FILE);
+    if (!existsSync(file)) throw new CorruptSegmentError('no segments yet');
+    let m: Manifest;
+    try {
+      m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    } catch {
+      throw new CorruptSegmentError('manifest is not valid JSON');
+    }
+    if (m.manifestVersion !== 1) throw new CorruptSegmentError(`unknown manifest version ${String(m.manifestVersion)}`);
+    return m;
+  }
+
+  open(): OpenResult {
+    if (this.opened) throw new Error('engine directory opened twice');
+    for (const index of INDEXES) if (this.data[index].docs.idCount !== 0) throw new Error('open() needs an empty engine');
+    this.opened = true;
+    this.dirty = true;
+    const started = performance.now();
+    // Journals present now: their ids are replayed (loaded) or read by the rebuild.
+    const tail = new Map<IndexName, Set<string>>();
+    const journals = existsSync(this.dir) ? readdirSync(this.dir).map(parseJournalName).filter((j) => j !== undefined) : [];
+    for (const j of journals) {
+      readJournal(join(this.dir, j.name), tail);
+      const own = j.name === this.journalName;
+      // A journal of a process still running may grow: it is replayed again at the next start.
+      if (own || j.pid === process.pid || !processAlive(j.pid)) this.covered.add(j.name);
+    }
+    try {
+      const m = this.readManifest();
+      if (m.fingerprint !== this.fingerprint) throw new CorruptSegmentError('the catalogue or the indexing code changed since the segments were written');
+      for (const index of INDEXES) {
+        const entry = m.segments[index];
+        if (!entry) throw new CorruptSegmentError(`manifest lists no ${index} segment`);
+        restoreSegment(this.data[index], join(this.dir, entry.file), entry);
+      }
+      this.manifest = m;
+    } catch (err) {
+      for (const index of INDEXES) this.data[index] = this.fresh(index);
+      if (err instanceof CorruptSegmentError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
+        return { loaded: false, reason: (err as Error).message };
+      }
+      return { loaded: false, reason: `segments unreadable: ${(err as Error).message}` };
+    }
+    const out = new Map<IndexName, readonly string[]>();
+    for (const [index, ids] of tail) out.set(index, [...ids]);
+    const documents = INDEXES.reduce((n, i) => n + this.data[i].docs.liveCount, 0);
+    return { loaded: true, tail: out, documents, ms: performance.now() - started };
+  }
+
+  checkpoint(): CheckpointInfo {
+    if (!this.opened) throw new Error('checkpoint before open(): the engine does not hold the whole store');
+    const started = performance.now();
+    this.ensureDir();
+    const generation = (this.manifest?.generation ?? 0) + 1;
+    // Rotate the journal: what this process journaled so far is covered by the new segments,
+    // except ids whose store write has not reached the engine yet, which move to the new journal.
+    if (this.journalFd !== undefined) {
+      closeSync(this.journalFd);
+      this.covered.add(this.journalName!);
+      this.journalFd = undefined;
+      this.journalName = undefined;
+    }
+    for (const index of INDEXES) {
+      const ids = [...this.unapplied[index].keys()];
+      if (ids.length > 0) this.appendJournal(index, ids);
+    }
+    const segments = {} as Record<IndexName, SegmentEntry>;
+    let bytes = 0;
+    for (const index of INDEXES) {
+      const file = `${index}-${String(generation).padStart(8, '0')}.seg`;
+      const tmp = join(this.dir, `${file}.tmp`);
+      const fd = openSync(tmp, 'w');
+      let info: { bytes: number; crc: number };
+      try {
+        const w = new SegmentWriter(fd);
+        this.data[index].write(w);
+        info = w.finish();
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, join(this.dir, file));
+      segments[index] = { file, formatVersion: SEGMENT_FORMAT_VERSION, bytes: info.bytes, crc32: info.crc, documents: this.data[index].docs.liveCount };
+      bytes += info.bytes;
+    }
+    fsyncDir(this.dir);
+    const manifest: Manifest = { manifestVersion: 1, generation, fingerprint: this.fingerprint, createdAt: new Date().toISOString(), segments };
+    writeFileAtomic(this.dir, MANIFEST_FILE, JSON.stringify(manifest, null, 2) + '\n');
+    this.manifest = manifest;
+    // The new state is durable: older segments, leftovers of killed checkpoints and covered journals go.
+    const live = new Set(Object.values(segments).map((s) => s.file));
+    for (const name of readdirSync(this.dir)) {
+      const stale = (name.endsWith('.seg') && !live.has(name)) || (name.endsWith('.seg.tmp') && !live.has(name.slice(0, -4)));
+      if (stale || this.covered.has(name)) rmSync(join(this.dir, name), { force: true });
+    }
+    this.covered = new Set();
+    this.pending = 0;
+    this.dirty = false;
+    return { generation, bytes, ms: performance.now() - started };
+  }
+
+  /** Closes the journal (the engine checkpoints first when it holds changes). */
+  close(): void {
+    if (this.journalFd !== undefined) closeSync(this.journalFd);
+    this.journalFd = undefined;
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * The binary layout of a segment file (docs/ARCHITECTURE.md, "Engine segments"): a 32-byte
+ * header — magic, format version, body length, CRC-32 of the body, CRC-32 of the header — then
+ * the body, a sequence of little-endian primitives written by the index structures themselves.
+ * The body is streamed to the file through a small buffer (a segment of a large index does not
+ * fit one Buffer) and read back the same way; the reader first checks the CRC over the whole
+ * body, because decoding corrupt posting lists could crash the native bitmap library.
+ */
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+
+export const SEGMENT_MAGIC = 'PSCPSEG\0';
+/** Bump on any change of the body layout; keep every released version readable (see segment-versions.ts). */
+export const SEGMENT_FORMAT_VERSION = 1;
+export const HEADER_BYTES = 32;
+
+export class CorruptSegmentError extends Error {}
+
+const BUFFER_BYTES = 8 << 20;
+/** JSON chunks of string lists stay far below V8's maximum string length. */
+const CHUNK_CHARS = 8 << 20;
+
+export type Scalar = string | number | boolean;
+
+export class SegmentWriter {
+  private buf = Buffer.allocUnsafe(BUFFER_BYTES);
+  private pos = 0;
+  private crc = 0;
+  private written = 0;
+
+  /** Writes to `fd` from offset HEADER_BYTES; finish() writes the header. */
+  constructor(private readonly fd: number) {}
+
+  private flush(): void {
+    if (this.pos === 0) return;
+    const chunk = this.buf.subarray(0, this.pos);
+    this.crc = crc32(chunk, this.crc);
+    let off = 0;
+    while (off < chunk.length) off += writeSync(this.fd, chunk, off, chunk.length - off, HEADER_BYTES + this.written + off);
+    this.written += chunk.length;
+    this.pos = 0;
+  }
+
+  private room(n: number): void {
+    if (this.pos + n > this.buf.length) this.flush();
+  }
+
+  u8(v: number): void {
+    this.room(1);
+    this.buf[this.pos++] = v;
+  }
+
+  u32(v: number): void {
+    this.room(4);
+    this.buf.writeUInt32LE(v >>> 0, this.pos);
+    this.pos += 4;
+  }
+
+  f64(v: number): void {
+    this.room(8);
+    this.buf.writeDoubleLE(v, this.pos);
+    this.pos += 8;
+  }
+
+  /** Raw bytes with a u32 length before them. */
+  bytes(b: Uint8Array): void {
+    this.u32(b.length);
+    if (b.length <= this.buf.length) {
+      this.room(b.length);
+      this.buf.set(b, this.pos);
+      this.pos += b.length;
+      return;
+    }
+    this.flush();
+    this.crc = crc32(b, this.crc);
+    let off = 0;
+    while (off < b.length) off += writeSync(this.fd, b, off, b.length - off, HEADER_BYTES + this.written + off);
+    this.written += b.length;
+  }
+
+  u32s(a: Uint32Array, length = a.length): void {
+    const view = new Uint8Array(a.buffer, a.byteOffset, length * 4);
+    this.bytes(view);
+  }
+
+  str(s: string): void {
+    this.bytes(Buffer.from(s, 'utf8'));
+  }
+
+  json(v: unknown): void {
+    this.str(JSON.stringify(v));
+  }
+
+  /**
+   * A list of strings, numbers and booleans as JSON arrays of bounded size: JSON keeps the type
+   * of each value and lone surrogates exactly, and JSON.parse rebuilds it faster than per-value
+   * decoding.
+   */
+  scalars(list: readonly Scalar[]): void {
+    const chunks: [number, number][] = [];
+    let start = 0;
+    let chars = 0;
+    for (let i = 0; i < list.length; i++) {
+      const v = list[i];
+      chars += typeof v === 'string' ? v.length + 3 : 24;
+      if (chars >= CHUNK_CHARS) {
+        chunks.push([start, i + 1]);
+        start = i + 1;
+        chars = 0;
+      }
+    }
+    if (start < list.length) chunks.push([start, list.length]);
+    this.u32(list.length);
+    this.u32(chunks.length);
+    for (const [a, b] of chunks) this.str(JSON.stringify(list.slice(a, b)));
+  }
+
+  bitmap(b: Bitmap): void {
+    this.bytes(b.serialize('portable'));
+  }
+
+  /** Flushes the body and writes the header; the caller fsyncs and closes. */
+  finish(): { bytes: number; crc: number } {
+    this.flush();
+    const header = Buffer.alloc(HEADER_BYTES);
+    header.write(SEGMENT_MAGIC, 0, 'latin1');
+    header.writeUInt32LE(SEGMENT_FORMAT_VERSION, 8);
+    header.writeUInt32LE(0, 12);
+    header.writeDoubleLE(this.written, 16);
+    header.writeUInt32LE(this.crc >>> 0, 24);
+    header.writeUInt32LE(crc32(header.subarray(0, 28)) >>> 0, 28);
+    writeSync(this.fd, header, 0, HEADER_BYTES, 0);
+    return { bytes: HEADER_BYTES + this.written, crc: this.crc >>> 0 };
+  }
+}
+
+export interface SegmentHeader {
+  readonly version: number;
+  readonly bodyBytes: number;
+  readonly crc: number;
+}
+
+export class SegmentReader {
+  private buf = Buffer.alloc(0);
+  private pos = 0;
+  /** File offset of buf[0]. */
+  private base = HEADER_BYTES;
+  readonly header: SegmentHeader;
+  private readonly end: number;
+
+  private constructor(private readonly fd: number) {
+    const size = fstatSync(fd).size;
+    if (size < HEADER_BYTES) throw new CorruptSegmentError(`segment truncated: ${size} bytes`);
+    const h = Buffer.alloc(HEADER_BYTES);
+    readSync(fd, h, 0, HEADER_BYTES, 0);
+    if (h.toString('latin1', 0, 8) !== SEGMENT_MAGIC) throw new CorruptSegmentError('not a segment file (bad magic number)');
+    if ((crc32(h.subarray(0, 28)) >>> 0) !== h.readUInt32LE(28)) throw new CorruptSegmentError('segment header checksum mismatch');
+    this.header = { version: h.readUInt32LE(8), bodyBytes: h.readDoubleLE(16), crc: h.readUInt32LE(24) };
+    if (size !== HEADER_BYTES + this.header.bodyBytes) {
+      throw new CorruptSegmentError(`segment truncated: ${size} bytes, header says ${HEADER_BYTES + this.header.bodyBytes}`);
+    }
+    this.end = size;
+  }
+
+  /** Opens a segment and checks its header, length and body checksum before anything is decoded. */
+  static open(file: string): SegmentReader {
+    const fd = openSync(file, 'r');
+    try {
+      const r = new SegmentReader(fd);
+      r.verify();
+      return r;
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  private verify(): void {
+    const chunk = Buffer.allocUnsafe(BUFFER_BYTES);
+    let crc = 0;
+    for (let off = HEADER_BYTES; off < this.end; ) {
+      const n = readSync(this.fd, chunk, 0, Math.min(chunk.length, this.end - off), off);
+      if (n <= 0) throw new CorruptSegmentError('segment truncated while reading');
+      crc = crc32(chunk.subarray(0, n), crc);
+      off += n;
+    }
+    if ((crc >>> 0) !== this.header.crc) throw new CorruptSegmentError('segment body checksum mismatch');
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  /** Makes n bytes available at buf[pos]. */
+  private need(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const fileOff = this.base + this.pos;
+    if (fileOff + n > this.end) throw new CorruptSegmentError('segment body ends early');
+    const size = Math.max(n, Math.min(BUFFER_BYTES, this.end - fileOff));
+    const next = Buffer.allocUnsafe(size);
+    let got = 0;
+    while (got < size) {
+      const k = readSync(this.fd, next, got, size - got, fileOff + got);
+      if (k <= 0) throw new CorruptSegmentError('segment truncated while reading');
+      got += k;
+    }
+    this.buf = next;
+    this.base = fileOff;
+    this.pos = 0;
+  }
+
+  u8(): number {
+    this.need(1);
+    return this.buf[this.pos++];
+  }
+
+  u32(): number {
+    this.need(4);
+    const v = this.buf.readUInt32LE(this.pos);
+    this.pos += 4;
+    return v;
+  }
+
+  f64(): number {
+    this.need(8);
+    const v = this.buf.readDoubleLE(this.pos);
+    this.pos += 8;
+    return v;
+  }
+
+  /** A view valid until the next read. */
+  private bytesView(): Buffer {
+    const n = this.u32();
+    this.need(n);
+    const v = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return v;
+  }
+
+  /** A copy (typed arrays need their own aligned memory). */
+  u32s(): Uint32Array<ArrayBuffer> {
+    const v = this.bytesView();
+    if (v.length % 4 !== 0) throw new CorruptSegmentError('misaligned u32 array');
+    const out = new Uint32Array(v.length / 4);
+    new Uint8Array(out.buffer).set(v);
+    return out;
+  }
+
+  bytes(): Uint8Array {
+    return new Uint8Array(this.bytesView());
+  }
+
+  str(): string {
+    return this.bytesView().toString('utf8');
+  }
+
+  json<T>(): T {
+    return JSON.parse(this.str()) as T;
+  }
+
+  scalars(): Scalar[] {
+    const total = this.u32();
+    const chunks = this.u32();
+    let out: Scalar[] | undefined;
+    for (let c = 0; c < chunks; c++) {
+      const part = JSON.parse(this.str()) as Scalar[];
+      if (out === undefined) out = part;
+      else for (const v of part) out.push(v);
+    }
+    out ??= [];
+    if (out.length !== total) throw new CorruptSegmentError('string list length mismatch');
+    return out;
+  }
+
+  bitmap(): Bitmap {
+    return RoaringBitmap32.deserialize(this.bytesView(), 'portable');
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * Segments: an engine written to disk and opened again answers exactly like the reference
+ * evaluator, before and after further writes; journals name what was written since; damaged
+ * segments are refused instead of served.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import type { IndexName } from '../../src/model/field-def.ts';
+import { EmbeddedEngine, ReferenceEngine } from '../../src/engine/index.ts';
+import { fixtureCatalogues } from './fixture-catalogue.ts';
+import { certificateEntries, certificateOps, hostEntries, hostOps, type Entry, type Op } from './arbitraries.ts';
+import { caseArb, compare, load, write } from './compare-engines.ts';
+import { all, eq, field } from './engine-helpers.ts';
+
+const RUNS = Number(process.env.CONFORMANCE_RUNS ?? 200);
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'periscope-engine-'));
+}
+
+function reopen(dir: string, compaction?: { minDead: number; ratio: number }): EmbeddedEngine {
+  const e = new EmbeddedEngine(fixtureCatalogues, { dir, ...(compaction ? { compaction } : {}) });
+  const r = e.persistence!.open();
+  assert.ok(r.loaded, r.loaded ? '' : r.reason);
+  return e;
+}
+
+function roundTrip(index: IndexName, entries: fc.Arbitrary<Entry[]>, ops: fc.Arbitrary<Op[]>) {
+  const catalogue = fixtureCatalogues[index];
+  return fc.property(
+    entries,
+    ops,
+    fc.array(caseArb(catalogue), { minLength: 2, maxLength: 5 }),
+    fc.constantFrom({ minDead: Infinity, ratio: 1 }, { minDead: 1, ratio: 0 }),
+    fc.boolean(),
+    (docs, writes, cases, compaction, writeBeforeSave) => {
+      const dir = tempDir();
+      try {
+        const ref = new ReferenceEngine(fixtureCatalogues);
+        const first = new EmbeddedEngine(fixtureCatalogues, { dir, compaction });
+        assert.equal(first.persistence!.open().loaded, false);
+        load([ref, first], index, docs);
+        // Queries first, so lazily built structures exist when the segment is written.
+        for (const c of cases) compare(ref, first, index, c);
+        if (writeBeforeSave) write([ref, first], index, docs, writes);
+        first.persistence!.checkpoint();
+        const second = reopen(dir, compaction);
+        assert.equal(second.size(index), ref.size(index));
+        for (const c of cases) compare(ref, second, index, c);
+        // The restored structures keep taking writes.
+        write([ref, second], index, docs, writes);
+        assert.equal(second.size(index), ref.size(index));
+        for (const c of cases) compare(ref, second, index, c);
+        // ...and survive a second generation.
+        second.persistence!.checkpoint();
+        const third = reopen(dir, compaction);
+        for (const c of cases) compare(ref, third, index, c);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+}
+
+function hostDoc(ip: string, service: string): Record<string, unknown> {
+  return { ip, location: { country: 'Germany' }, services: [{ port: 22, service_name: service, banner: `${service} banner` }] };
+}
+
+function segmentFiles(dir: string): string[] {
+  return readdirSync(dir).filter((n) => n.endsWith('.seg'));
+}
+
+describe('engine segments', () => {
+  it('hosts: a reopened engine answers like the reference, and keeps taking writes', () => {
+    fc.assert(roundTrip('hosts', hostEntries, hostOps), { numRuns: Math.ceil(RUNS / 4) });
+  });
+
+  it('certificates: a reopened engine answers like the reference', () => {
+    fc.assert(roundTrip('certificates', certificateEntries, certificateOps), { numRuns: Math.ceil(RUNS / 8) });
+  });
+
+  it('journals ids before the store write, replays them after a restart, and drops them once a checkpoint covers them', () => {
+    const dir = tempDir();
+    try {
+      const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+      a.persistence!.open();
+      a.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
+      a.persistence!.checkpoint();
+      // A write journaled and applied, one journaled and never applied (the store write was in flight).
+      a.persistence!.journal('hosts', ['2.2.2.2']);
+      a.upsert('hosts', '2.2.2.2', hostDoc('2.2.2.2', 'HTTP'));
+      a.persistence!.applied('hosts', ['2.2.2.2']);
+      a.persistence!.journal('hosts', ['3.3.3.3']);
+      assert.equal(a.persistence!.pending, 2);
+      // Killed here: no checkpoint. The next start lists both ids for a refresh from the store.
+      a.persistence!.close();
+      const b = new EmbeddedEngine(fixtureCatalogues, { dir });
+      const r = b.persistence!.open();
+      assert.ok(r.loaded);
+      assert.deepEqual([...(r.tail.get('hosts') ?? [])].sort(), ['2.2.2.2', '3.3.3.3']);
+      assert.equal(b.size('hosts'), 1);
+      // A checkpoint covers those journals: the next start has nothing to replay.
+      b.upsert('hosts', '2.2.2.2', hostDoc('2.2.2.2', 'HTTP'));
+      b.persistence!.checkpoint();
+      b.persistence!.close();
+      const c = new EmbeddedEngine(fixtureCatalogues, { dir });
+      const r2 = c.persistence!.open();
+      assert.ok(r2.loaded);
+      assert.equal(r2.tail.size, 0);
+      assert.equal(c.size('hosts'), 2);
+      assert.equal(segmentFiles(dir).length, 2, 'older generations are deleted');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('carries ids not yet applied into the next journal at a checkpoint', () => {
+    const dir = tempDir();
+    try {
+      const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+      a.persistence!.open();
+      a.persistence!.journal('hosts', ['4.4.4.4']);
+      a.persistence!.checkpoint();
+      a.persistence!.close();
+      const b = new EmbeddedEngine(fixtureCatalogues, { dir });
+      const r = b.persistence!.open();
+      assert.ok(r.loaded);
+      assert.deepEqual(r.tail.get('hosts'), ['4.4.4.4']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses damaged or foreign segments, leaving the engine empty for a rebuild', () => {
+    const damage: [string, (dir: string, file: string) => void][] = [
+      ['a flipped byte in the body', (dir, file) => {
+        const p = join(dir, file);
+        const b = readFileSync(p);
+        b[b.length - 10] ^= 0xff;
+        writeFileSync(p, b);
+      }],
+      ['a truncated file', (dir, file) => truncateSync(join(dir, file), statSync(join(dir, file)).size - 7)],
+      ['a bad magic number', (dir, file) => {
+        const p = join(dir, file);
+        const b = readFileSync(p);
+        b[0] = 0x41;
+        writeFileSync(p, b);
+      }],
+      ['a missing segment', (dir, file) => rmSync(join(dir, file))],
+      ['a garbled manifest', (dir) => writeFileSync(join(dir, 'manifest.json'), '{"manifestVersion": 1, "gen')],
+    ];
+    for (const [what, harm] of damage) {
+      const dir = tempDir();
+      try {
+        const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+        a.persistence!.open();
+        for (let i = 1; i <= 50; i++) a.upsert('hosts', `10.0.0.${i}`, hostDoc(`10.0.0.${i}`, i % 2 ? 'SSH' : 'HTTP'));
+        a.persistence!.checkpoint();
+        harm(dir, segmentFiles(dir).find((f) => f.startsWith('hosts'))!);
+        const b = new EmbeddedEngine(fixtureCatalogues, { dir });
+        const r = b.persistence!.open();
+        assert.equal(r.loaded, false, what);
+        assert.equal(b.size('hosts'), 0, what);
+        assert.equal(b.search('hosts', { query: all, limit: 10 }).total, 0, what);
+        // Rebuilt and checkpointed, it opens again.
+        b.upsert('hosts', '10.0.0.1', hostDoc('10.0.0.1', 'SSH'));
+        b.persistence!.checkpoint();
+        const c = reopen(dir);
+        assert.equal(c.search('hosts', { query: field('services.service_name', eq('ssh')), limit: 10 }).total, 1, what);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('refuses segments written for another catalogue', () => {
+    const dir = tempDir();
+    try {
+      const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+      a.persistence!.open();
+      a.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
+      a.persistence!.checkpoint();
+      const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+      writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...m, fingerprint: 'other' }));
+      const b = new EmbeddedEngine(fixtureCatalogues, { dir });
+      const r = b.persistence!.open();
+      assert.equal(r.loaded, false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
