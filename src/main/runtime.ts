@@ -2,13 +2,14 @@
  * The composition root: the only place that picks implementations (store dialect, engine) and
  * wires them into the use cases.
  */
+import { join } from 'node:path';
 import { openStore, parseDatabaseTarget } from '../store/index.ts';
 import type { Store } from '../store/store.ts';
 import { EmbeddedEngine } from '../engine/index.ts';
 import type { SearchEngine } from '../engine/search-engine.ts';
 import { catalogueFor } from '../model/field-catalogue.ts';
 import type { SearchContext } from '../search/search-context.ts';
-import { Indexer } from '../search/indexer.ts';
+import { Indexer, journaledStore } from '../search/indexer.ts';
 import { Authenticator } from '../users/accounts.ts';
 import type { Config } from './config.ts';
 
@@ -28,9 +29,11 @@ export function describeDatabase(config: Config): string {
 }
 
 export async function openRuntime(config: Config, options: { now?: () => Date } = {}): Promise<Runtime> {
-  const store = await openStore(parseDatabaseTarget(config.database, config.dataDir));
+  const opened = await openStore(parseDatabaseTarget(config.database, config.dataDir));
   const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
-  const engine = new EmbeddedEngine(catalogues);
+  // Segments live beside the store; every document write, by any command, is journaled for them.
+  const engine = new EmbeddedEngine(catalogues, { dir: join(config.dataDir, 'engine') });
+  const store = journaledStore(opened, engine.persistence);
   const ctx: SearchContext = { store, engine, catalogues, now: options.now ?? (() => new Date()) };
   return {
     config,

@@ -5,9 +5,20 @@
  * hosts), so hosts are re-indexed when a certificate they present arrives later.
  */
 import type { IndexName } from '../model/field-def.ts';
-import type { Doc } from '../engine/search-engine.ts';
-import type { PutResult, StoredDocument } from '../store/store.ts';
+import type { Doc, EnginePersistence } from '../engine/search-engine.ts';
+import type { DocumentRepository, PutResult, Store, StoredDocument } from '../store/store.ts';
 import type { SearchContext } from './search-context.ts';
+
+/** How the engine came up: from its segments (plus the journaled tail), or from the whole store. */
+export interface RebuildReport {
+  readonly mode: 'segments' | 'store';
+  /** Why the segments were not used. */
+  readonly reason?: string;
+  readonly documents: number;
+  /** Journaled ids re-read from the store after opening the segments. */
+  readonly replayed: number;
+  readonly ms: number;
+}
 
 export interface PutItem {
   readonly id: string;
@@ -33,6 +44,49 @@ function fingerprintsOf(host: Record<string, unknown>): string[] {
   }
   return out;
 }
+
+/**
+ * The store with every document write journaled by the engine first (EnginePersistence.journal),
+ * whoever writes — the server, `import`, `ingest`, `ct-sync` — so an engine opened later
+ * re-reads exactly the documents written since its segments, even when the writer was killed
+ * between the store and the engine. Everything else passes through unchanged.
+ */
+export function journaledStore<S extends Store>(store: S, persistence: EnginePersistence | undefined): S {
+  if (!persistence) return store;
+  const docs = store.documents;
+  const intercept: Partial<DocumentRepository> = {
+    put: (index, id, doc, observedAt) => {
+      persistence.journal(index, [id]);
+      return docs.put(index, id, doc, observedAt);
+    },
+    putMany: (index, items) => {
+      persistence.journal(index, [...new Set(items.map((it) => it.id))]);
+      return docs.putMany(index, items);
+    },
+    remove: (index, id) => {
+      persistence.journal(index, [id]);
+      return docs.remove(index, id);
+    },
+  };
+  const documents = new Proxy(docs, {
+    get(target, prop) {
+      if (typeof prop === 'string' && prop in intercept) return intercept[prop as keyof DocumentRepository];
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return new Proxy(store, {
+    get(target, prop) {
+      if (prop === 'documents') return documents;
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+/** Checkpoint once this many ids were journaled, or this share of the index, whichever is more. */
+const CHECKPOINT_IDS = 20_000;
+const CHECKPOINT_SHARE = 0.05;
 
 /** Told which documents got a new current version (after store and engine took them). */
 export type DocumentsChangedListener = (index: IndexName, ids: readonly string[]) => void | Promise<void>;
@@ -91,16 +145,48 @@ export class Indexer {
     if (items.length === 0) return [];
     const results = await this.ctx.store.documents.putMany(index, items);
     const changed = [...new Set(items.filter((_, i) => results[i].outcome !== 'unchanged').map((it) => it.id))];
-    if (changed.length === 0) return results;
-    // Re-read the current versions: an observation older than the current one changes history only.
-    const current = await this.ctx.store.documents.getMany(index, changed);
-    if (index === 'hosts') await this.indexHosts(current);
-    else {
-      for (const c of current) this.ctx.engine.upsert('certificates', c.id, c.doc);
-      await this.reindexHostsPresenting(current.map((c) => c.id));
+    if (changed.length > 0) {
+      // Re-read the current versions: an observation older than the current one changes history only.
+      const current = await this.ctx.store.documents.getMany(index, changed);
+      if (index === 'hosts') await this.indexHosts(current);
+      else {
+        for (const c of current) this.ctx.engine.upsert('certificates', c.id, c.doc);
+        await this.reindexHostsPresenting(current.map((c) => c.id));
+      }
     }
-    if (this.listeners.length > 0) await this.emitChanged(index, changed);
+    const p = this.ctx.engine.persistence;
+    if (p) {
+      p.applied(index, [...new Set(items.map((it) => it.id))]);
+      this.maybeCheckpoint(p);
+    }
+    if (changed.length > 0 && this.listeners.length > 0) await this.emitChanged(index, changed);
     return results;
+  }
+
+  private maybeCheckpoint(p: EnginePersistence): void {
+    if (!p.opened) return;
+    const size = this.ctx.engine.size('hosts') + this.ctx.engine.size('certificates');
+    if (p.pending >= Math.max(CHECKPOINT_IDS, size * CHECKPOINT_SHARE)) p.checkpoint();
+  }
+
+  /**
+   * Makes the engine agree with the store for `ids`: current versions are indexed (hosts with
+   * the certificates they present, certificates with the hosts presenting them re-indexed),
+   * ids no longer stored are removed.
+   */
+  async refresh(index: IndexName, ids: readonly string[], onProgress?: (done: number) => void): Promise<void> {
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const current = await this.ctx.store.documents.getMany(index, chunk);
+      const found = new Set(current.map((c) => c.id));
+      for (const id of chunk) if (!found.has(id)) this.ctx.engine.remove(index, id);
+      if (index === 'hosts') await this.indexHosts(current);
+      else {
+        for (const c of current) this.ctx.engine.upsert('certificates', c.id, c.doc);
+        await this.reindexHostsPresenting(current.map((c) => c.id));
+      }
+      onProgress?.(Math.min(ids.length, i + 500));
+    }
   }
 
   private async reindexHostsPresenting(fingerprints: readonly string[]): Promise<void> {
@@ -117,8 +203,40 @@ export class Indexer {
     if (ids.size > 0) await this.indexHosts(await this.ctx.store.documents.getMany('hosts', [...ids]));
   }
 
-  /** Loads every stored document into the engine (the engine never owns the truth). */
-  async rebuild(onProgress?: (index: IndexName, done: number, total: number) => void): Promise<void> {
+  /**
+   * Brings the engine up at start. A persistent engine opens its segments and re-reads from the
+   * store only the documents journaled since; without usable segments (first start, damage,
+   * another catalogue) it loads every stored document, as an in-memory engine always does, and
+   * checkpoints the result. The engine never owns the truth.
+   */
+  async rebuild(onProgress?: (index: IndexName, done: number, total: number) => void): Promise<RebuildReport> {
+    const started = performance.now();
+    const p = this.ctx.engine.persistence;
+    if (p) {
+      const opened = p.open();
+      if (opened.loaded) {
+        let replayed = 0;
+        // Certificates first: hosts are indexed with the certificates they present.
+        for (const index of ['certificates', 'hosts'] as const) {
+          const ids = opened.tail.get(index) ?? [];
+          await this.refresh(index, ids, (done) => onProgress?.(index, done, ids.length));
+          replayed += ids.length;
+        }
+        return { mode: 'segments', documents: opened.documents, replayed, ms: performance.now() - started };
+      }
+      await this.loadAll(onProgress);
+      p.checkpoint();
+      return { mode: 'store', reason: opened.reason, documents: this.size(), replayed: 0, ms: performance.now() - started };
+    }
+    await this.loadAll(onProgress);
+    return { mode: 'store', documents: this.size(), replayed: 0, ms: performance.now() - started };
+  }
+
+  private size(): number {
+    return this.ctx.engine.size('hosts') + this.ctx.engine.size('certificates');
+  }
+
+  private async loadAll(onProgress?: (index: IndexName, done: number, total: number) => void): Promise<void> {
     for (const index of ['certificates', 'hosts'] as const) {
       const total = await this.ctx.store.documents.count(index);
       let done = 0;
