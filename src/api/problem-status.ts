@@ -43,7 +43,7 @@ export function reasonPhrase(status: number): string {
 }
 
 /** Which error body shape a route answers with. */
-export type ApiFamily = 'search' | 'search-v1' | 'asm';
+export type ApiFamily = 'search' | 'search-v1' | 'asm' | 'asm-inventory';
 
 /**
  * The Censys ASM error codes: HTTP status and the fixed `message` (contract §1.10; where the
@@ -133,8 +133,21 @@ function asmError(problem: Problem): { errorCode: number; status: number; messag
   return known ? { errorCode, ...known } : { errorCode, status: STATUS[problem.code], message: problem.message };
 }
 
+/**
+ * The inventory and saved-query shape `{"error", "statusCode", "details"}` (contract §1.10, second
+ * shape): `details` is always a list, of structured items when the problem has them.
+ */
+function inventoryBody(problem: Problem, status: number): Record<string, unknown> {
+  // The key check and rate limit are the same door for every ASM route, and clients map them by errorCode.
+  if (problem.code === 'unauthorized' || problem.code === 'rate_limited') return asmBody(problem);
+  const d = problem.details;
+  const details = Array.isArray(d) ? d : d !== undefined && d !== null && typeof d === 'object' ? [d] : [{ details: typeof d === 'string' ? d : problem.message }];
+  return { error: problem.message, statusCode: status, details };
+}
+
 /** The HTTP status a problem is answered with in a family. */
 export function statusOf(family: ApiFamily, problem: Problem): number {
+  if (family === 'asm-inventory') return asmError(problem).status;
   if (family === 'asm') return asmError(problem).status;
   if (family === 'search-v1' && problem.code === 'unauthorized') return 403;
   return STATUS[problem.code];
@@ -147,6 +160,7 @@ function asmBody(problem: Problem): Record<string, unknown> {
 }
 
 export function problemBody(family: ApiFamily, problem: Problem, status = statusOf(family, problem)): Record<string, unknown> {
+  if (family === 'asm-inventory') return inventoryBody(problem, status);
   if (family === 'asm') return asmBody(problem);
   const details: Record<string, unknown> = {};
   if (problem.position !== undefined) details.position = problem.position;

@@ -92,6 +92,15 @@ export interface AsmSeedsTable {
   created_on: string;
 }
 
+export interface AsmSavedQueriesTable {
+  id: IdColumn;
+  workspace_id: string;
+  query_name: string;
+  query: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -102,6 +111,7 @@ export interface Database {
   tag_assignments: TagAssignmentsTable;
   quota_usage: QuotaUsageTable;
   settings: SettingsTable;
+  asm_saved_queries: AsmSavedQueriesTable;
   asm_seeds: AsmSeedsTable;
 }
 

@@ -7,6 +7,7 @@ import { KyselyQuotaRepository } from './quota-repository.ts';
 import { KyselySettingsRepository } from './settings-repository.ts';
 import { KyselyTagRepository } from './tag-repository.ts';
 import { KyselyUserRepository } from './user-repository.ts';
+import { KyselyAsmSavedQueryRepository } from './asm-saved-query-repository.ts';
 import { KyselySeedRepository } from './asm-seed-repository.ts';
 
 /** The Store on one Kysely instance; the dialect only matters to the migrations and to openStore. */
@@ -20,6 +21,7 @@ export class KyselyStore implements Store {
   readonly tags: KyselyTagRepository;
   readonly quota: KyselyQuotaRepository;
   readonly settings: KyselySettingsRepository;
+  readonly asmSavedQueries: KyselyAsmSavedQueryRepository;
   readonly seeds: KyselySeedRepository;
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
@@ -31,6 +33,7 @@ export class KyselyStore implements Store {
     this.tags = new KyselyTagRepository(db);
     this.quota = new KyselyQuotaRepository(db);
     this.settings = new KyselySettingsRepository(db);
+    this.asmSavedQueries = new KyselyAsmSavedQueryRepository(db);
     this.seeds = new KyselySeedRepository(db);
   }
 

@@ -168,11 +168,33 @@ function asmSeeds(dialect: Dialect): Migration {
   };
 }
 
+/** Saved inventory queries (0007, contract §2B.9): a workspace's named query texts. */
+function asmSavedQueries(dialect: Dialect): Migration {
+  const t = types(dialect);
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('asm_saved_queries')
+        .addColumn('id', t.pg ? t.bigint : 'integer', (c) =>
+          t.pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement(),
+        )
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('query_name', 'text', (c) => c.notNull())
+        .addColumn('query', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('asm_saved_queries_workspace').on('asm_saved_queries').columns(['workspace_id', 'id']).execute();
+    },
+  };
+}
+
 /** Every migration, by name; names sort in application order. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_initial': initial(dialect),
     '0002_asm_seeds': asmSeeds(dialect),
+    '0007_asm_saved_queries': asmSavedQueries(dialect),
   };
 }
 

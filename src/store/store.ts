@@ -255,6 +255,34 @@ export interface AsmLogbookRepository {
   lastId(workspaceId: string): Promise<number>;
 }
 
+/** A saved inventory query of a workspace (contract §2B.9). */
+export interface SavedQuery {
+  /** Database integer as a decimal string (the wire's `queryId`). */
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly name: string;
+  readonly query: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface SavedQueryFilter {
+  /** Names starting with this, ignoring case. */
+  readonly namePrefix?: string;
+  /** Name or query text containing this, ignoring case. */
+  readonly term?: string;
+}
+
+/** A workspace's saved queries; an id of another workspace is not found. */
+export interface AsmSavedQueryRepository {
+  /** Ordered by name (ignoring case), then id, so an exact name comes before longer ones sharing its prefix. */
+  list(workspaceId: string, filter: SavedQueryFilter, page: AssetPage): Promise<{ items: SavedQuery[]; total: number }>;
+  get(workspaceId: string, id: string): Promise<SavedQuery | undefined>;
+  add(workspaceId: string, name: string, query: string, at: string): Promise<SavedQuery>;
+  update(workspaceId: string, id: string, name: string, query: string, at: string): Promise<SavedQuery | undefined>;
+  remove(workspaceId: string, id: string): Promise<boolean>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   readonly documents: DocumentRepository;
@@ -263,6 +291,7 @@ export interface Store {
   readonly tags: TagRepository;
   readonly quota: QuotaRepository;
   readonly settings: SettingsRepository;
+  readonly asmSavedQueries: AsmSavedQueryRepository;
   readonly seeds: SeedRepository;
   close(): Promise<void>;
 }

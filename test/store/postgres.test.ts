@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { openStore } from '../../src/store/index.ts';
 import { runStoreSuite } from './store-suite.ts';
+import { runSavedQuerySuite } from './asm-saved-query-suite.ts';
 import { migrations as allMigrations } from '../../src/store/migrations.ts';
 
 const candidates = process.env.PERISCOPE_TEST_PG_URL
@@ -54,6 +55,7 @@ after(async () => {
 });
 
 runStoreSuite('postgres store', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
+runSavedQuerySuite('postgres saved queries', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 
 describe('postgres schema', () => {
   it('creates the schema, keeps tables in it, and reopens without migrating twice', async () => {
