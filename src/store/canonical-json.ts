@@ -49,6 +49,39 @@ function orderedKeys(keys: string[]): string[] {
   return indexes.concat(others!.sort());
 }
 
+// Characters JSON.stringify escapes (quote, backslash, controls) or may escape (lone surrogates).
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A string as JSON text: most strings need no escaping and skip JSON.stringify's call. */
+function quote(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : '"' + s + '"';
+}
+
+/** `"key":` texts of the keys seen so far: documents repeat the same few hundred keys. */
+const keyTexts = new Map<string, string>();
+const KEY_TEXTS_MAX = 65_536;
+
+function keyText(k: string): string {
+  let t = keyTexts.get(k);
+  if (t === undefined) {
+    t = quote(k) + ':';
+    if (keyTexts.size < KEY_TEXTS_MAX) keyTexts.set(k, t);
+  }
+  return t;
+}
+
+/** Keys sorted as orderedKeys sorts them, sparing the sort when they already are (as is common). */
+function sortedKeys(keys: string[]): string[] {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const c = k.charCodeAt(0);
+    // An index-like key needs orderedKeys' numeric handling.
+    if (c >= 48 && c <= 57) return orderedKeys(keys);
+    if (i > 0 && keys[i - 1]! >= k) return orderedKeys(keys);
+  }
+  return keys;
+}
+
 /** One value as JSON.stringify with the sorting replacer would write it; undefined when it is skipped. */
 function write(v: unknown, key: string, depth: number): string | undefined {
   if ((typeof v === 'object' && v !== null) || typeof v === 'bigint' || typeof v === 'function') {
@@ -57,7 +90,7 @@ function write(v: unknown, key: string, depth: number): string | undefined {
   }
   switch (typeof v) {
     case 'string':
-      return JSON.stringify(v);
+      return quote(v);
     case 'number':
       return Number.isFinite(v) ? String(v) : 'null';
     case 'boolean':
@@ -82,13 +115,14 @@ function write(v: unknown, key: string, depth: number): string | undefined {
   }
   // Any other object (boxed primitives, Maps ...) is written as its own enumerable keys, as the
   // replacer of the reference does.
-  const keys = orderedKeys(Object.keys(v));
+  const keys = sortedKeys(Object.keys(v));
   let s = '{';
   let first = true;
-  for (const k of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
     const item = write((v as Record<string, unknown>)[k], k, depth + 1);
     if (item === undefined) continue;
-    s += (first ? '' : ',') + JSON.stringify(k) + ':' + item;
+    s += (first ? keyText(k) : ',' + keyText(k)) + item;
     first = false;
   }
   return s + '}';

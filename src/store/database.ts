@@ -101,6 +101,32 @@ export interface AsmSavedQueriesTable {
   updated_at: string;
 }
 
+export interface AsmCommentsTable {
+  id: IdColumn;
+  workspace_id: string;
+  asset_type: string;
+  asset_id: string;
+  markdown: string;
+  created_by: string | null;
+  created_on: string;
+}
+
+export interface AsmTagsTable {
+  id: IdColumn;
+  workspace_id: string;
+  label: string;
+  color: string;
+  created_at: string;
+}
+
+export interface AsmTagAssignmentsTable {
+  workspace_id: string;
+  tag_id: ColumnType<number | string, number | string, number | string>;
+  asset_type: string;
+  asset_id: string;
+  tagged_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -113,6 +139,9 @@ export interface Database {
   settings: SettingsTable;
   asm_saved_queries: AsmSavedQueriesTable;
   asm_seeds: AsmSeedsTable;
+  asm_comments: AsmCommentsTable;
+  asm_tags: AsmTagsTable;
+  asm_tag_assignments: AsmTagAssignmentsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -1,8 +1,9 @@
 /**
  * Documents (hosts, certificates) with their full history.
  *
- * `documents` holds the current version of each id; `document_versions` holds every version,
- * including the current one. Version numbers always follow valid_from order: a late observation
+ * `document_versions` holds every version, including the current one, and is the only table that
+ * holds document text; `documents` points at the current version of each id (its number, hash and
+ * valid_from; its `doc` column is left empty since migration 0003, so each version is written once). Version numbers always follow valid_from order: a late observation
  * (older than the current version) that changes history is inserted at its place and the versions
  * after it are renumbered up by one, so "version n" is always the n-th state in time. Consequences:
  * - a late observation equal to the version current at its time writes nothing (`unchanged`);
@@ -53,6 +54,17 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+/** The current version's columns: the pointer row joined to its version. */
+function currentRows(db: Db, index: IndexName) {
+  return db
+    .selectFrom('documents as d')
+    .innerJoin('document_versions as v', (j) =>
+      j.onRef('v.index_name', '=', 'd.index_name').onRef('v.id', '=', 'd.id').onRef('v.version', '=', 'd.version'),
+    )
+    .select(['d.id as id', 'd.version as version', 'v.doc as doc', 'd.valid_from as valid_from'])
+    .where('d.index_name', '=', index);
 }
 
 function toStored(row: { id: string; version: number | string; doc: unknown; valid_from: string }): StoredDocument {
@@ -182,11 +194,11 @@ export class KyselyDocumentRepository implements DocumentRepository {
     for (const part of chunks(current, CHUNK)) {
       await db
         .insertInto('documents')
-        .values(part)
+        // The text is in document_versions only (migration 0003).
+        .values(part.map((r) => ({ ...r, doc: sql<string>`null` })))
         .onConflict((oc) =>
           oc.columns(['index_name', 'id']).doUpdateSet((eb) => ({
             version: eb.ref('excluded.version'),
-            doc: eb.ref('excluded.doc'),
             content_hash: eb.ref('excluded.content_hash'),
             valid_from: eb.ref('excluded.valid_from'),
           })),
@@ -252,24 +264,14 @@ export class KyselyDocumentRepository implements DocumentRepository {
   }
 
   async get(index: IndexName, id: string): Promise<StoredDocument | undefined> {
-    const row = await this.#db
-      .selectFrom('documents')
-      .select(['id', 'version', 'doc', 'valid_from'])
-      .where('index_name', '=', index)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await currentRows(this.#db, index).where('d.id', '=', id).executeTakeFirst();
     return row && toStored(row);
   }
 
   async getMany(index: IndexName, ids: readonly string[]): Promise<StoredDocument[]> {
     const out: StoredDocument[] = [];
     for (const part of chunks([...new Set(ids)], CHUNK)) {
-      const rows = await this.#db
-        .selectFrom('documents')
-        .select(['id', 'version', 'doc', 'valid_from'])
-        .where('index_name', '=', index)
-        .where('id', 'in', part)
-        .execute();
+      const rows = await currentRows(this.#db, index).where('d.id', 'in', part).execute();
       for (const r of rows) out.push(toStored(r));
     }
     return out;
@@ -318,12 +320,9 @@ export class KyselyDocumentRepository implements DocumentRepository {
     const size = Math.max(1, Math.floor(batchSize));
     let after: string | undefined;
     for (;;) {
-      let q = this.#db
-        .selectFrom('documents')
-        .select(['id', 'version', 'doc', 'valid_from'])
-        .where('index_name', '=', index);
-      if (after !== undefined) q = q.where('id', '>', after);
-      const rows = await q.orderBy('id').limit(size).execute();
+      let q = currentRows(this.#db, index);
+      if (after !== undefined) q = q.where('d.id', '>', after);
+      const rows = await q.orderBy('d.id').limit(size).execute();
       if (rows.length === 0) return;
       yield rows.map(toStored);
       if (rows.length < size) return;

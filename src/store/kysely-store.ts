@@ -9,6 +9,7 @@ import { KyselyTagRepository } from './tag-repository.ts';
 import { KyselyUserRepository } from './user-repository.ts';
 import { KyselyAsmSavedQueryRepository } from './asm-saved-query-repository.ts';
 import { KyselySeedRepository } from './asm-seed-repository.ts';
+import { KyselyAsmAnnotationRepository } from './asm-annotation-repository.ts';
 
 /** The Store on one Kysely instance; the dialect only matters to the migrations and to openStore. */
 export class KyselyStore implements Store {
@@ -23,6 +24,7 @@ export class KyselyStore implements Store {
   readonly settings: KyselySettingsRepository;
   readonly asmSavedQueries: KyselyAsmSavedQueryRepository;
   readonly seeds: KyselySeedRepository;
+  readonly asmAnnotations: KyselyAsmAnnotationRepository;
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
     this.db = db;
@@ -35,6 +37,7 @@ export class KyselyStore implements Store {
     this.settings = new KyselySettingsRepository(db);
     this.asmSavedQueries = new KyselyAsmSavedQueryRepository(db);
     this.seeds = new KyselySeedRepository(db);
+    this.asmAnnotations = new KyselyAsmAnnotationRepository(db);
   }
 
   async close(): Promise<void> {

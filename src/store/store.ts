@@ -283,6 +283,55 @@ export interface AsmSavedQueryRepository {
   remove(workspaceId: string, id: string): Promise<boolean>;
 }
 
+/** A user's note on an ASM asset (contract §2B.3 AsmComment); ids are integers, unique per instance. */
+export interface AsmComment {
+  readonly commentId: number;
+  readonly workspaceId: string;
+  readonly assetType: AssetType;
+  readonly assetId: string;
+  readonly markdown: string;
+  /** The author's email; null when the author was removed. */
+  readonly createdBy: string | null;
+  readonly createdOn: string;
+}
+
+/** A workspace's tag label (contract §5.5); labels are unique per workspace. */
+export interface AsmTag {
+  readonly tagId: number;
+  readonly workspaceId: string;
+  readonly label: string;
+  readonly color: string;
+  readonly createdAt: string;
+}
+
+/**
+ * Comments and tags on a workspace's ASM assets, keyed by (type, assetId) rather than by asset row,
+ * so they survive an asset leaving and re-entering the workspace. Another workspace's comment or
+ * tag is never found.
+ */
+export interface AsmAnnotationRepository {
+  /** Oldest first. */
+  listComments(workspaceId: string, type: AssetType, assetId: string, page: AssetPage): Promise<{ items: AsmComment[]; total: number }>;
+  getComment(workspaceId: string, type: AssetType, assetId: string, commentId: number): Promise<AsmComment | undefined>;
+  addComment(workspaceId: string, type: AssetType, assetId: string, markdown: string, createdBy: string | null, createdOn: string): Promise<AsmComment>;
+  removeComment(workspaceId: string, type: AssetType, assetId: string, commentId: number): Promise<boolean>;
+  /** Comment counts of the given assets (absent = 0). */
+  commentCounts(workspaceId: string, type: AssetType, assetIds: readonly string[]): Promise<Map<string, number>>;
+  /** The workspace's tags, by tagId. */
+  listTags(workspaceId: string): Promise<AsmTag[]>;
+  /**
+   * Puts the tag labelled exactly `label` on the asset, creating the tag when absent (with `color`,
+   * or `defaultColor`); a `color` given for an existing tag becomes its colour. Idempotent.
+   */
+  tagAsset(workspaceId: string, type: AssetType, assetId: string, label: string, color: string | null, defaultColor: string, at: string): Promise<AsmTag>;
+  /** False when the asset did not carry that label. */
+  untagAsset(workspaceId: string, type: AssetType, assetId: string, label: string): Promise<boolean>;
+  /** Tags of each given asset, by tagId (assets without tags are absent). */
+  tagsOf(workspaceId: string, type: AssetType, assetIds: readonly string[]): Promise<Map<string, AsmTag[]>>;
+  /** Ids of the assets of `type` carrying any of the tags, in byte order. */
+  assetsTagged(workspaceId: string, type: AssetType, tagIds: readonly number[]): Promise<string[]>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   readonly documents: DocumentRepository;
@@ -293,5 +342,6 @@ export interface Store {
   readonly settings: SettingsRepository;
   readonly asmSavedQueries: AsmSavedQueryRepository;
   readonly seeds: SeedRepository;
+  readonly asmAnnotations: AsmAnnotationRepository;
   close(): Promise<void>;
 }

@@ -8,11 +8,15 @@ export interface HostId {
   readonly name?: string;
 }
 
+const IP_CHARS = /^[0-9a-f.:]+$/;
+
 /** Virtual host names: lower case, no trailing dot; a name that is the IP itself is no name. */
 function virtualName(name: string | undefined, ip: string): string | undefined {
   if (name === undefined) return undefined;
   const n = name.trim().toLowerCase().replace(/\.$/, '');
-  if (n === '' || n === ip || ipText(n) === ip) return undefined;
+  // Only a name made of IP characters can be the address written another way (parsing every DNS
+  // name as an IP was a visible share of ingest time).
+  if (n === '' || n === ip || (IP_CHARS.test(n) && ipText(n) === ip)) return undefined;
   return n;
 }
 

@@ -51,8 +51,18 @@ const BASE_KEYS = new Set([
   'truncated', 'jarm', 'transport_fingerprint', 'discovery_method',
 ]);
 
+// Scans repeat the same few observation times across thousands of services and hosts.
+const timesSeen = new Map<string, number>();
+
 function timeOf(text: unknown): number {
-  return typeof text === 'string' ? (parseTimestamp(text) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
+  if (typeof text !== 'string') return Number.NEGATIVE_INFINITY;
+  let ms = timesSeen.get(text);
+  if (ms === undefined) {
+    ms = parseTimestamp(text) ?? Number.NEGATIVE_INFINITY;
+    if (timesSeen.size >= 10_000) timesSeen.clear();
+    timesSeen.set(text, ms);
+  }
+  return ms;
 }
 
 function serviceKey(port: unknown, transport: unknown): string {
