@@ -88,13 +88,23 @@ export function journaledStore<S extends Store>(store: S, persistence: EnginePer
 const CHECKPOINT_IDS = 20_000;
 const CHECKPOINT_SHARE = 0.05;
 
+export interface IndexerOptions {
+  /** Checkpoint a persistent engine once this many ids were journaled (default 20,000)... */
+  readonly checkpointIds?: number;
+  /** ...or this share of the documents indexed, whichever is more (default 0.05). */
+  readonly checkpointShare?: number;
+}
+
 /** Told which documents got a new current version (after store and engine took them). */
 export type DocumentsChangedListener = (index: IndexName, ids: readonly string[]) => void | Promise<void>;
 
 export class Indexer {
   private readonly listeners: DocumentsChangedListener[] = [];
 
-  constructor(private readonly ctx: SearchContext) {}
+  constructor(
+    private readonly ctx: SearchContext,
+    private readonly options: IndexerOptions = {},
+  ) {}
 
   /**
    * Subscribe to changes (ASM discovery updates the assets a change touches). Listener failures
@@ -166,7 +176,9 @@ export class Indexer {
   private maybeCheckpoint(p: EnginePersistence): void {
     if (!p.opened) return;
     const size = this.ctx.engine.size('hosts') + this.ctx.engine.size('certificates');
-    if (p.pending >= Math.max(CHECKPOINT_IDS, size * CHECKPOINT_SHARE)) p.checkpoint();
+    const ids = this.options.checkpointIds ?? CHECKPOINT_IDS;
+    const share = this.options.checkpointShare ?? CHECKPOINT_SHARE;
+    if (p.pending >= Math.max(ids, size * share)) p.checkpoint();
   }
 
   /**
