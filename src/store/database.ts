@@ -127,6 +127,30 @@ export interface AsmTagAssignmentsTable {
   tagged_at: string;
 }
 
+export interface AsmAssetsTable {
+  workspace_id: string;
+  type: string;
+  asset_id: string;
+  /** 0 or 1 in both dialects. */
+  is_seed: number;
+  source: string;
+  associated_at: string;
+  updated_at: string;
+  trail: JsonColumn;
+  cloud: string | null;
+  data: JsonColumn;
+}
+
+export interface AsmLogbookTable {
+  id: IdColumn;
+  workspace_id: string;
+  type: string;
+  operation: string;
+  timestamp: string;
+  entity: JsonColumn;
+  data: ColumnType<unknown, string | null, string | null>;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -139,6 +163,8 @@ export interface Database {
   settings: SettingsTable;
   asm_saved_queries: AsmSavedQueriesTable;
   asm_seeds: AsmSeedsTable;
+  asm_assets: AsmAssetsTable;
+  asm_logbook: AsmLogbookTable;
   asm_comments: AsmCommentsTable;
   asm_tags: AsmTagsTable;
   asm_tag_assignments: AsmTagAssignmentsTable;

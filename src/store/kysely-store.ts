@@ -9,6 +9,8 @@ import { KyselyTagRepository } from './tag-repository.ts';
 import { KyselyUserRepository } from './user-repository.ts';
 import { KyselyAsmSavedQueryRepository } from './asm-saved-query-repository.ts';
 import { KyselySeedRepository } from './asm-seed-repository.ts';
+import { KyselyAsmAssetRepository } from './asm-asset-repository.ts';
+import { KyselyAsmLogbookRepository } from './asm-logbook-repository.ts';
 import { KyselyAsmAnnotationRepository } from './asm-annotation-repository.ts';
 
 /** The Store on one Kysely instance; the dialect only matters to the migrations and to openStore. */
@@ -24,6 +26,8 @@ export class KyselyStore implements Store {
   readonly settings: KyselySettingsRepository;
   readonly asmSavedQueries: KyselyAsmSavedQueryRepository;
   readonly seeds: KyselySeedRepository;
+  readonly asmAssets: KyselyAsmAssetRepository;
+  readonly asmLogbook: KyselyAsmLogbookRepository;
   readonly asmAnnotations: KyselyAsmAnnotationRepository;
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
@@ -37,6 +41,8 @@ export class KyselyStore implements Store {
     this.settings = new KyselySettingsRepository(db);
     this.asmSavedQueries = new KyselyAsmSavedQueryRepository(db);
     this.seeds = new KyselySeedRepository(db);
+    this.asmAssets = new KyselyAsmAssetRepository(db, dialect);
+    this.asmLogbook = new KyselyAsmLogbookRepository(db, dialect);
     this.asmAnnotations = new KyselyAsmAnnotationRepository(db);
   }
 

@@ -342,6 +342,8 @@ export interface Store {
   readonly settings: SettingsRepository;
   readonly asmSavedQueries: AsmSavedQueryRepository;
   readonly seeds: SeedRepository;
+  readonly asmAssets: AsmAssetRepository;
+  readonly asmLogbook: AsmLogbookRepository;
   readonly asmAnnotations: AsmAnnotationRepository;
   close(): Promise<void>;
 }

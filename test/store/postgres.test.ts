@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { openStore } from '../../src/store/index.ts';
 import { runStoreSuite } from './store-suite.ts';
+import { runAsmStoreSuite } from './asm-suite.ts';
 import { runAsmAnnotationSuite } from './asm-annotation-suite.ts';
 import { runSavedQuerySuite } from './asm-saved-query-suite.ts';
 import { migrations as allMigrations } from '../../src/store/migrations.ts';
@@ -56,6 +57,7 @@ after(async () => {
 });
 
 runStoreSuite('postgres store', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
+runAsmStoreSuite('postgres asm store', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 runAsmAnnotationSuite('postgres store', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 runSavedQuerySuite('postgres saved queries', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/index.ts';
 import { runStoreSuite } from './store-suite.ts';
+import { runAsmStoreSuite } from './asm-suite.ts';
 import { runAsmAnnotationSuite } from './asm-annotation-suite.ts';
 import { runSavedQuerySuite } from './asm-saved-query-suite.ts';
 import { migrations as allMigrations } from '../../src/store/migrations.ts';
@@ -14,6 +15,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 let n = 0;
 runStoreSuite('sqlite store', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
+runAsmStoreSuite('sqlite asm store', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
 runAsmAnnotationSuite('sqlite store', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
 runSavedQuerySuite('sqlite saved queries', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
 
