@@ -151,6 +151,55 @@ export interface AsmLogbookTable {
   data: ColumnType<unknown, string | null, string | null>;
 }
 
+export interface AsmRiskInstancesTable {
+  id: IdColumn;
+  workspace_id: string;
+  type_id: string;
+  identity: string;
+  asset_type: string;
+  asset_id: string;
+  context: JsonColumn;
+  title: string;
+  severity: string;
+  severity_override: string | null;
+  status: string;
+  user_status: string | null;
+  categories: ColumnType<unknown, string | null, string | null>;
+  metadata: JsonColumn;
+  evidence: JsonColumn;
+  cloud: string | null;
+  first_computed_at: string;
+  last_computed_at: string;
+  resolved_at: string | null;
+  updated_at: string;
+}
+
+export interface AsmRiskEventsTable {
+  id: IdColumn;
+  workspace_id: string;
+  ts: string;
+  op: string;
+  src: string;
+  src_id: string;
+  risk_id: ColumnType<number | string | null, number | null, number | null>;
+  risk_type: string;
+  reason: string;
+  delta: JsonColumn;
+}
+
+export interface AsmRiskTypeSettingsTable {
+  workspace_id: string;
+  type: string;
+  /** 0, 1, or null for the catalogue's value. */
+  enabled: number | null;
+  severity: string | null;
+  categories: ColumnType<unknown, string | null, string | null>;
+  config: string | null;
+  last_disable_reason: string | null;
+  last_severity_change_reason: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -168,6 +217,9 @@ export interface Database {
   asm_comments: AsmCommentsTable;
   asm_tags: AsmTagsTable;
   asm_tag_assignments: AsmTagAssignmentsTable;
+  asm_risk_instances: AsmRiskInstancesTable;
+  asm_risk_events: AsmRiskEventsTable;
+  asm_risk_type_settings: AsmRiskTypeSettingsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -12,6 +12,7 @@ import { KyselySeedRepository } from './asm-seed-repository.ts';
 import { KyselyAsmAssetRepository } from './asm-asset-repository.ts';
 import { KyselyAsmLogbookRepository } from './asm-logbook-repository.ts';
 import { KyselyAsmAnnotationRepository } from './asm-annotation-repository.ts';
+import { KyselyAsmRiskRepository } from './asm-risk-repository.ts';
 
 /** The Store on one Kysely instance; the dialect only matters to the migrations and to openStore. */
 export class KyselyStore implements Store {
@@ -29,6 +30,7 @@ export class KyselyStore implements Store {
   readonly asmAssets: KyselyAsmAssetRepository;
   readonly asmLogbook: KyselyAsmLogbookRepository;
   readonly asmAnnotations: KyselyAsmAnnotationRepository;
+  readonly asmRisks: KyselyAsmRiskRepository;
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
     this.db = db;
@@ -44,6 +46,7 @@ export class KyselyStore implements Store {
     this.asmAssets = new KyselyAsmAssetRepository(db, dialect);
     this.asmLogbook = new KyselyAsmLogbookRepository(db, dialect);
     this.asmAnnotations = new KyselyAsmAnnotationRepository(db);
+    this.asmRisks = new KyselyAsmRiskRepository(db, dialect);
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import type { IndexName } from '../model/field-def.ts';
 import type { Asset, AssetType, LogbookEvent, LogbookEventType, NewLogbookEvent } from '../model/asm-asset.ts';
+import type { NewRiskEvent, NewRiskInstance, RiskEvent, RiskInstance, RiskInstanceChange, RiskTypeSetting } from '../model/asm-risk.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -332,6 +333,50 @@ export interface AsmAnnotationRepository {
   assetsTagged(workspaceId: string, type: AssetType, tagIds: readonly number[]): Promise<string[]>;
 }
 
+export interface RiskInstanceFilter {
+  readonly ids?: readonly number[];
+  readonly typeId?: string;
+  readonly assetType?: string;
+  readonly assetIds?: readonly string[];
+  readonly status?: 'open' | 'resolved';
+}
+
+export interface RiskEventQuery {
+  /** Events with id > afterId. */
+  readonly afterId?: number;
+  /** Events with ts >= start. */
+  readonly start?: string;
+  /** Events with ts <= end. */
+  readonly end?: string;
+  readonly riskIds?: readonly number[];
+  readonly riskType?: string;
+  /** Absent: no limit. */
+  readonly limit?: number;
+}
+
+/**
+ * A workspace's risk instances, risk events and risk-type settings (model/asm-risk.ts). Every
+ * write stores its events in the same transaction, so the event log never tells of a change the
+ * instances do not hold; event ids ascend in commit order (a reader paging by id skips none).
+ */
+export interface AsmRiskRepository {
+  /** Ascending by id. */
+  listInstances(workspaceId: string, filter?: RiskInstanceFilter): Promise<RiskInstance[]>;
+  getInstance(workspaceId: string, id: number): Promise<RiskInstance | undefined>;
+  /** Inserts and changes instances with their events; events naming `riskIdentity` get the new instance's id. */
+  write(
+    workspaceId: string,
+    changes: { readonly insert: readonly NewRiskInstance[]; readonly update: readonly RiskInstanceChange[] },
+    events: readonly NewRiskEvent[],
+    at: string,
+  ): Promise<{ inserted: RiskInstance[]; events: RiskEvent[] }>;
+  /** Ascending by id. */
+  readEvents(workspaceId: string, query: RiskEventQuery): Promise<RiskEvent[]>;
+  countEvents(workspaceId: string, query: Omit<RiskEventQuery, 'limit'>): Promise<number>;
+  typeSettings(workspaceId: string): Promise<RiskTypeSetting[]>;
+  /** Replaces the workspace's setting of `setting.type`, with its events. */
+  putTypeSetting(workspaceId: string, setting: RiskTypeSetting, events: readonly NewRiskEvent[]): Promise<RiskEvent[]>;
+}
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   readonly documents: DocumentRepository;
@@ -345,5 +390,6 @@ export interface Store {
   readonly asmAssets: AsmAssetRepository;
   readonly asmLogbook: AsmLogbookRepository;
   readonly asmAnnotations: AsmAnnotationRepository;
+  readonly asmRisks: AsmRiskRepository;
   close(): Promise<void>;
 }

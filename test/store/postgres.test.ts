@@ -9,6 +9,7 @@ import pg from 'pg';
 import { openStore } from '../../src/store/index.ts';
 import { runStoreSuite } from './store-suite.ts';
 import { runAsmStoreSuite } from './asm-suite.ts';
+import { runAsmRiskStoreSuite } from './asm-risk-suite.ts';
 import { runAsmAnnotationSuite } from './asm-annotation-suite.ts';
 import { runSavedQuerySuite } from './asm-saved-query-suite.ts';
 import { migrations as allMigrations } from '../../src/store/migrations.ts';
@@ -58,6 +59,7 @@ after(async () => {
 
 runStoreSuite('postgres store', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 runAsmStoreSuite('postgres asm store', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
+runAsmRiskStoreSuite('postgres asm risks', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 runAsmAnnotationSuite('postgres store', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 runSavedQuerySuite('postgres saved queries', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 

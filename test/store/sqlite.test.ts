@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/store/index.ts';
 import { runStoreSuite } from './store-suite.ts';
 import { runAsmStoreSuite } from './asm-suite.ts';
+import { runAsmRiskStoreSuite } from './asm-risk-suite.ts';
 import { runAsmAnnotationSuite } from './asm-annotation-suite.ts';
 import { runSavedQuerySuite } from './asm-saved-query-suite.ts';
 import { migrations as allMigrations } from '../../src/store/migrations.ts';
@@ -16,6 +17,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 runStoreSuite('sqlite store', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
 runAsmStoreSuite('sqlite asm store', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
+runAsmRiskStoreSuite('sqlite asm risks', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
 runAsmAnnotationSuite('sqlite store', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
 runSavedQuerySuite('sqlite saved queries', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
 
