@@ -5,6 +5,7 @@
 import type { Store } from '../store/store.ts';
 import { SeedsChanged } from './seeds-changed.ts';
 import { AssetsChanged } from './assets-changed.ts';
+import type { SearchContext } from '../search/search-context.ts';
 
 export interface AsmContext {
   readonly store: Store;
@@ -15,8 +16,22 @@ export interface AsmContext {
   now(): Date;
   /** Where listener failures are reported (logging); they never fail the request. */
   reportError?(err: unknown): void;
+  /** The search indexes discovery reads (engine, catalogues); absent where no discovery runs. */
+  readonly search?: SearchContext;
 }
 
-export function createAsmContext(store: Store, now: () => Date = () => new Date(), reportError?: (err: unknown) => void): AsmContext {
-  return { store, now, seedsChanged: new SeedsChanged(), assetsChanged: new AssetsChanged(), ...(reportError ? { reportError } : {}) };
+export function createAsmContext(
+  store: Store,
+  now: () => Date = () => new Date(),
+  reportError?: (err: unknown) => void,
+  search?: SearchContext,
+): AsmContext {
+  return {
+    store,
+    now,
+    seedsChanged: new SeedsChanged(),
+    assetsChanged: new AssetsChanged(),
+    ...(reportError ? { reportError } : {}),
+    ...(search ? { search } : {}),
+  };
 }
