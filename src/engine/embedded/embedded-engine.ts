@@ -5,6 +5,7 @@
  * and a journal (engine-directory.ts), so a restart loads it instead of re-reading every
  * document; the engine never owns the truth and can always be rebuilt from the store.
  */
+import { closeSync } from 'node:fs';
 import type { IndexName } from '../../model/field-def.ts';
 import type {
   AggregateRequest,
@@ -36,6 +37,8 @@ export class EmbeddedEngine implements SearchEngine {
   readonly name = 'embedded';
   private readonly data: Record<IndexName, IndexData>;
   readonly persistence: EngineDirectory | undefined;
+  /** Files opened by openSegmentFile with blocks left on disk. */
+  private readonly openFiles: number[] = [];
 
   constructor(private readonly catalogues: EngineCatalogues, private readonly options: EmbeddedEngineOptions = {}) {
     const fresh = (index: IndexName) => new IndexData(index, catalogues[index], options.compaction);
@@ -73,11 +76,13 @@ export class EmbeddedEngine implements SearchEngine {
   /** Loads one segment file into an empty index (tools and the format fixture; serving opens through `persistence`). */
   openSegmentFile(index: IndexName, file: string): void {
     if (this.data[index].docs.idCount !== 0) throw new Error('openSegmentFile needs an empty index');
-    restoreSegment(this.data[index], file);
+    const fd = restoreSegment(this.data[index], file);
+    if (fd !== undefined) this.openFiles.push(fd);
   }
 
   /** Checkpoints when the engine holds the whole store (it was opened) and changed since. */
   async close(): Promise<void> {
+    for (const fd of this.openFiles.splice(0)) closeSync(fd);
     const p = this.persistence;
     if (!p) return;
     if (p.opened && p.dirty) p.checkpoint();

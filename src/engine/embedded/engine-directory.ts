@@ -125,8 +125,11 @@ export function readJournal(file: string, into: Map<IndexName, Set<string>>): vo
   }
 }
 
-/** Checks a segment file and loads it into an empty IndexData; throws CorruptSegmentError when it cannot be trusted. */
-export function restoreSegment(data: IndexData, file: string, expect?: { formatVersion: number; crc32: number; file: string }): void {
+/**
+ * Checks a segment file and loads it into an empty IndexData; throws CorruptSegmentError when
+ * it cannot be trusted. Returns the file descriptor left open for blocks not decoded yet.
+ */
+export function restoreSegment(data: IndexData, file: string, expect?: { formatVersion: number; crc32: number; file: string }): number | undefined {
   const r = SegmentReader.open(file);
   try {
     if (expect && (r.header.version !== expect.formatVersion || r.header.crc !== expect.crc32)) {
@@ -135,11 +138,14 @@ export function restoreSegment(data: IndexData, file: string, expect?: { formatV
     if (r.header.version > SEGMENT_FORMAT_VERSION || r.header.version < 1) {
       throw new CorruptSegmentError(`${file}: format version ${r.header.version} is not one this program reads`);
     }
-    // Version 1 is the only layout so far; a later version keeps decoding this one.
+    // Each structure decodes the layouts of every version up to the current one.
     data.restore(r);
-  } finally {
-    r.close();
+  } catch (err) {
+    const fd = r.close();
+    if (fd !== undefined) closeSync(fd);
+    throw err;
   }
+  return r.close();
 }
 
 export class EngineDirectory implements EnginePersistence {
@@ -153,6 +159,8 @@ export class EngineDirectory implements EnginePersistence {
   private readonly unapplied: Record<IndexName, Map<string, number>> = { hosts: new Map(), certificates: new Map() };
   pending = 0;
   opened = false;
+  /** Segment files with blocks still on disk. */
+  private readonly segmentFds: number[] = [];
   /** Set by the engine on every change; a checkpoint at close is skipped when nothing changed. */
   dirty = false;
 
@@ -229,11 +237,13 @@ export class EngineDirectory implements EnginePersistence {
       for (const index of INDEXES) {
         const entry = m.segments[index];
         if (!entry) throw new CorruptSegmentError(`manifest lists no ${index} segment`);
-        restoreSegment(this.data[index], join(this.dir, entry.file), entry);
+        const fd = restoreSegment(this.data[index], join(this.dir, entry.file), entry);
+        if (fd !== undefined) this.segmentFds.push(fd);
       }
       this.manifest = m;
     } catch (err) {
       for (const index of INDEXES) this.data[index] = this.fresh(index);
+      for (const fd of this.segmentFds.splice(0)) closeSync(fd);
       if (err instanceof CorruptSegmentError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
         return { loaded: false, reason: (err as Error).message };
       }
@@ -301,5 +311,6 @@ export class EngineDirectory implements EnginePersistence {
   close(): void {
     if (this.journalFd !== undefined) closeSync(this.journalFd);
     this.journalFd = undefined;
+    for (const fd of this.segmentFds.splice(0)) closeSync(fd);
   }
 }

@@ -9,28 +9,60 @@ import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { PostingTable } from './posting-table.ts';
 import type { FulltextSink } from './scope.ts';
 import type { Slot } from './slot.ts';
-import type { SegmentReader, SegmentWriter } from './segment-codec.ts';
+import { readBlock, SEGMENT_FORMAT_VERSION, SegmentReader, type BlockRef, type SegmentWriter } from './segment-codec.ts';
 
 class Terms {
-  readonly ids = new Map<string, number>();
-  readonly postings = new PostingTable();
+  private _ids = new Map<string, number>();
+  private _postings = new PostingTable();
+  private pending: BlockRef | undefined;
+
+  get ids(): Map<string, number> {
+    if (this.pending) this.decode();
+    return this._ids;
+  }
+
+  get postings(): PostingTable {
+    if (this.pending) this.decode();
+    return this._postings;
+  }
 
   idOf(term: string): number {
-    let id = this.ids.get(term);
-    if (id === undefined) this.ids.set(term, (id = this.ids.size));
+    const ids = this.ids;
+    let id = ids.get(term);
+    if (id === undefined) ids.set(term, (id = ids.size));
     return id;
   }
 
   write(w: SegmentWriter): void {
-    // Map order is insertion order, which is id order.
-    w.scalars([...this.ids.keys()]);
-    this.postings.write(w);
+    if (this.pending && this.pending.version === SEGMENT_FORMAT_VERSION) {
+      w.copyBlock(this.pending);
+      return;
+    }
+    w.block((inner) => {
+      // Map order is insertion order, which is id order.
+      inner.scalars([...this.ids.keys()]);
+      this.postings.write(inner);
+    });
   }
 
   restore(r: SegmentReader): void {
+    if (r.version >= 2) this.pending = r.blockRef();
+    else this.decodeFrom(r);
+  }
+
+  private decode(): void {
+    const ref = this.pending!;
+    this.pending = undefined;
+    this.decodeFrom(SegmentReader.ofBlock(readBlock(ref), ref.version));
+  }
+
+  private decodeFrom(r: SegmentReader): void {
     const terms = r.scalars() as string[];
-    for (let i = 0; i < terms.length; i++) this.ids.set(terms[i], i);
-    this.postings.restore(r);
+    const ids = new Map<string, number>();
+    for (let i = 0; i < terms.length; i++) ids.set(terms[i], i);
+    this._ids = ids;
+    this._postings = new PostingTable();
+    this._postings.restore(r);
   }
 
   docs(term: string): Bitmap {

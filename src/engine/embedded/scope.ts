@@ -157,7 +157,7 @@ export class Scope {
     for (const slot of this.slots.values()) {
       w.str(slot.path);
       w.u8((slot.ftText ? 1 : 0) | (slot.ftKeyword ? 2 : 0));
-      slot.write(w);
+      slot.writeBlock(w);
     }
   }
 
@@ -190,7 +190,8 @@ export class Scope {
       const node = this.nodes.get(path);
       if (!node) throw new CorruptSegmentError(`scope: slot ${path} has no path`);
       const slot = new Slot(path, (flags & 1) !== 0, (flags & 2) !== 0);
-      slot.restore(r);
+      if (r.version >= 2) slot.defer(r.blockRef());
+      else slot.restore(r);
       node.slot = slot;
       this.slots.set(path, slot);
     }

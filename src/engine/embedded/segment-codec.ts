@@ -11,8 +11,12 @@ import { crc32 } from 'node:zlib';
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 
 export const SEGMENT_MAGIC = 'PSCPSEG\0';
-/** Bump on any change of the body layout; keep every released version readable (see segment-versions.ts). */
-export const SEGMENT_FORMAT_VERSION = 1;
+/**
+ * Bump on any change of the body layout, and keep every released version readable (the
+ * fixtures in test/fixtures/engine/ prove it). 1: everything inline. 2: each slot and each
+ * full-text term table is a length-prefixed block, decoded on first use.
+ */
+export const SEGMENT_FORMAT_VERSION = 2;
 export const HEADER_BYTES = 32;
 
 export class CorruptSegmentError extends Error {}
@@ -23,23 +27,96 @@ const CHUNK_CHARS = 8 << 20;
 
 export type Scalar = string | number | boolean;
 
+/**
+ * A block of a segment file left on disk until first use. The file stays open (also once a
+ * later checkpoint has deleted it: the open descriptor keeps it readable), and it is immutable
+ * and was checksummed when opened.
+ */
+export interface BlockRef {
+  readonly fd: number;
+  readonly offset: number;
+  readonly length: number;
+  readonly version: number;
+}
+
+/** The bytes of a block, read from its file. */
+export function readBlock(ref: BlockRef): Buffer {
+  const out = Buffer.allocUnsafe(ref.length);
+  let got = 0;
+  while (got < ref.length) {
+    const k = readSync(ref.fd, out, got, ref.length - got, ref.offset + got);
+    if (k <= 0) throw new CorruptSegmentError('segment block truncated');
+    got += k;
+  }
+  return out;
+}
+
 export class SegmentWriter {
-  private buf = Buffer.allocUnsafe(BUFFER_BYTES);
+  private buf: Buffer;
   private pos = 0;
   private crc = 0;
   private written = 0;
+  /** In-memory writers (blocks) keep their output here. */
+  private readonly kept: Buffer[] = [];
 
-  /** Writes to `fd` from offset HEADER_BYTES; finish() writes the header. */
-  constructor(private readonly fd: number) {}
+  /** Writes to `fd` from offset HEADER_BYTES (finish() writes the header), or to memory without one (see block()). */
+  constructor(private readonly fd?: number) {
+    this.buf = Buffer.allocUnsafe(fd === undefined ? 64 << 10 : BUFFER_BYTES);
+  }
 
   private flush(): void {
     if (this.pos === 0) return;
     const chunk = this.buf.subarray(0, this.pos);
+    if (this.fd === undefined) {
+      this.kept.push(Buffer.from(chunk));
+      this.pos = 0;
+      return;
+    }
     this.crc = crc32(chunk, this.crc);
-    let off = 0;
-    while (off < chunk.length) off += writeSync(this.fd, chunk, off, chunk.length - off, HEADER_BYTES + this.written + off);
-    this.written += chunk.length;
+    this.writeRaw(chunk);
     this.pos = 0;
+  }
+
+  private writeRaw(b: Uint8Array): void {
+    let off = 0;
+    while (off < b.length) off += writeSync(this.fd!, b, off, b.length - off, HEADER_BYTES + this.written + off);
+    this.written += b.length;
+  }
+
+  /** Copies a block of another segment file as it is (a slot never decoded since it was read). */
+  copyBlock(ref: BlockRef): void {
+    this.u32(ref.length);
+    const chunk = Buffer.allocUnsafe(Math.min(ref.length, BUFFER_BYTES));
+    for (let done = 0; done < ref.length; ) {
+      const n = Math.min(chunk.length, ref.length - done);
+      let got = 0;
+      while (got < n) {
+        const k = readSync(ref.fd, chunk, got, n - got, ref.offset + done + got);
+        if (k <= 0) throw new CorruptSegmentError('segment block truncated');
+        got += k;
+      }
+      const part = chunk.subarray(0, n);
+      if (n <= this.buf.length - this.pos) {
+        this.buf.set(part, this.pos);
+        this.pos += n;
+      } else {
+        this.flush();
+        if (this.fd === undefined) this.kept.push(Buffer.from(part));
+        else {
+          this.crc = crc32(part, this.crc);
+          this.writeRaw(part);
+        }
+      }
+      done += n;
+    }
+  }
+
+  /** Writes what `fill` writes as one length-prefixed block, which a reader can keep undecoded. */
+  block(fill: (w: SegmentWriter) => void): void {
+    const inner = new SegmentWriter();
+    fill(inner);
+    inner.flush();
+    this.bytes(inner.kept.length === 1 ? inner.kept[0] : Buffer.concat(inner.kept));
   }
 
   private room(n: number): void {
@@ -73,10 +150,12 @@ export class SegmentWriter {
       return;
     }
     this.flush();
+    if (this.fd === undefined) {
+      this.kept.push(Buffer.from(b));
+      return;
+    }
     this.crc = crc32(b, this.crc);
-    let off = 0;
-    while (off < b.length) off += writeSync(this.fd, b, off, b.length - off, HEADER_BYTES + this.written + off);
-    this.written += b.length;
+    this.writeRaw(b);
   }
 
   u32s(a: Uint32Array, length = a.length): void {
@@ -122,6 +201,7 @@ export class SegmentWriter {
 
   /** Flushes the body and writes the header; the caller fsyncs and closes. */
   finish(): { bytes: number; crc: number } {
+    if (this.fd === undefined) throw new Error('finish() of an in-memory writer');
     this.flush();
     const header = Buffer.alloc(HEADER_BYTES);
     header.write(SEGMENT_MAGIC, 0, 'latin1');
@@ -142,14 +222,26 @@ export interface SegmentHeader {
 }
 
 export class SegmentReader {
-  private buf = Buffer.alloc(0);
+  private buf: Buffer = Buffer.alloc(0);
   private pos = 0;
   /** File offset of buf[0]. */
   private base = HEADER_BYTES;
   readonly header: SegmentHeader;
   private readonly end: number;
 
-  private constructor(private readonly fd: number) {
+  /** A reader of a block kept in memory (see SegmentWriter.block), in the layout of `version`. */
+  static ofBlock(block: Buffer, version: number): SegmentReader {
+    return new SegmentReader(-1, { block, version });
+  }
+
+  private constructor(private readonly fd: number, memory?: { block: Buffer; version: number }) {
+    if (memory) {
+      this.buf = memory.block;
+      this.base = 0;
+      this.end = memory.block.length;
+      this.header = { version: memory.version, bodyBytes: memory.block.length, crc: 0 };
+      return;
+    }
     const size = fstatSync(fd).size;
     if (size < HEADER_BYTES) throw new CorruptSegmentError(`segment truncated: ${size} bytes`);
     const h = Buffer.alloc(HEADER_BYTES);
@@ -188,13 +280,41 @@ export class SegmentReader {
     if ((crc >>> 0) !== this.header.crc) throw new CorruptSegmentError('segment body checksum mismatch');
   }
 
-  close(): void {
+  /** Whether block references into the file were handed out (then the file must stay open). */
+  private retained = false;
+
+  /** Closes the file unless blocks of it were left on disk; returns the descriptor kept open, if any. */
+  close(): number | undefined {
+    if (this.fd < 0) return undefined;
+    if (this.retained) return this.fd;
     closeSync(this.fd);
+    return undefined;
+  }
+
+  /** Skips a length-prefixed block, returning where it is (file readers only). */
+  blockRef(): BlockRef {
+    if (this.fd < 0) throw new Error('block references need a file reader');
+    const n = this.u32();
+    const offset = this.base + this.pos;
+    if (offset + n > this.end) throw new CorruptSegmentError('segment block ends past the body');
+    if (this.pos + n <= this.buf.length) this.pos += n;
+    else {
+      this.buf = Buffer.alloc(0);
+      this.base = offset + n;
+      this.pos = 0;
+    }
+    this.retained = true;
+    return { fd: this.fd, offset, length: n, version: this.version };
+  }
+
+  get version(): number {
+    return this.header.version;
   }
 
   /** Makes n bytes available at buf[pos]. */
   private need(n: number): void {
     if (this.pos + n <= this.buf.length) return;
+    if (this.fd < 0) throw new CorruptSegmentError('segment block ends early');
     const fileOff = this.base + this.pos;
     if (fileOff + n > this.end) throw new CorruptSegmentError('segment body ends early');
     const size = Math.max(n, Math.min(BUFFER_BYTES, this.end - fileOff));
@@ -249,6 +369,11 @@ export class SegmentReader {
 
   bytes(): Uint8Array {
     return new Uint8Array(this.bytesView());
+  }
+
+  /** A length-prefixed block as its own Buffer (a copy: the read buffer is reused). */
+  block(): Buffer {
+    return Buffer.from(this.bytesView());
   }
 
   str(): string {

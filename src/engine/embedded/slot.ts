@@ -10,24 +10,59 @@ import type { FieldType } from '../../model/field-def.ts';
 import type { Leaf } from '../../model/values-of.ts';
 import { GrowableU32 } from './growable.ts';
 import { PostingTable } from './posting-table.ts';
-import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
+import { CorruptSegmentError, readBlock, SEGMENT_FORMAT_VERSION, SegmentReader, type BlockRef, type SegmentWriter } from './segment-codec.ts';
 import { TokenIndex } from './token-index.ts';
 import { TypedView } from './typed-view.ts';
 
 export class Slot {
-  dict = new Map<Leaf, number>();
-  values: Leaf[] = [];
-  postings = new PostingTable();
+  private _dict = new Map<Leaf, number>();
+  private _values: Leaf[] = [];
+  private _postings = new PostingTable();
+  private _fwdUnit = new GrowableU32();
+  private _fwdOrd = new GrowableU32();
+  /** A block of a segment not decoded yet (format 2+): most slots of a large index are never queried. */
+  private pending: BlockRef | undefined;
+
+  get dict(): Map<Leaf, number> {
+    if (this.pending) this.decode();
+    return this._dict;
+  }
+
+  get values(): Leaf[] {
+    if (this.pending) this.decode();
+    return this._values;
+  }
+
+  get postings(): PostingTable {
+    if (this.pending) this.decode();
+    return this._postings;
+  }
+
   /** Forward column: parallel (unit, value ordinal) entries, units ascending. */
-  fwdUnit = new GrowableU32();
-  fwdOrd = new GrowableU32();
+  get fwdUnit(): GrowableU32 {
+    if (this.pending) this.decode();
+    return this._fwdUnit;
+  }
+
+  get fwdOrd(): GrowableU32 {
+    if (this.pending) this.decode();
+    return this._fwdOrd;
+  }
+
   private tokenIndex: TokenIndex | undefined;
   private lowerIndex: Map<string, number | number[]> | undefined;
   private lowerUpTo = 0;
   private readonly views = new Map<FieldType, TypedView>();
 
   /** Full-text bookkeeping (see FulltextIndex): values below ftSeen occurred before; token ids of repeated values. */
-  ftSeen = 0;
+  private _ftSeen = 0;
+  get ftSeen(): number {
+    if (this.pending) this.decode();
+    return this._ftSeen;
+  }
+  set ftSeen(v: number) {
+    this._ftSeen = v;
+  }
   ftCache = new Map<number, Uint32Array>();
 
   constructor(
@@ -85,11 +120,11 @@ export class Slot {
       fwdUnit.push(unit);
       fwdOrd.push(ord);
     }
-    this.dict = dict;
-    this.values = values;
-    this.postings = postings;
-    this.fwdUnit = fwdUnit;
-    this.fwdOrd = fwdOrd;
+    this._dict = dict;
+    this._values = values;
+    this._postings = postings;
+    this._fwdUnit = fwdUnit;
+    this._fwdOrd = fwdOrd;
     this.tokenIndex = undefined;
     this.lowerIndex = undefined;
     this.lowerUpTo = 0;
@@ -106,19 +141,36 @@ export class Slot {
     w.u32s(this.fwdOrd.data, this.fwdOrd.length);
   }
 
+  /** As one block: a slot still undecoded since it was read is copied as it is. */
+  writeBlock(w: SegmentWriter): void {
+    if (this.pending && this.pending.version === SEGMENT_FORMAT_VERSION) w.copyBlock(this.pending);
+    else w.block((inner) => this.write(inner));
+  }
+
+  /** Leaves the slot's block (format 2+) on disk until first use. */
+  defer(ref: BlockRef): void {
+    this.pending = ref;
+  }
+
+  private decode(): void {
+    const ref = this.pending!;
+    this.pending = undefined;
+    this.restore(SegmentReader.ofBlock(readBlock(ref), ref.version));
+  }
+
   restore(r: SegmentReader): void {
     const values = r.scalars() as Leaf[];
     const dict = new Map<Leaf, number>();
     for (let v = 0; v < values.length; v++) dict.set(values[v], v);
-    this.values = values;
-    this.dict = dict;
-    this.postings = new PostingTable();
-    this.postings.restore(r);
-    this.fwdUnit = GrowableU32.of(r.u32s());
-    this.fwdOrd = GrowableU32.of(r.u32s());
-    if (this.fwdUnit.length !== this.fwdOrd.length) throw new CorruptSegmentError(`slot ${this.path}: forward columns differ in length`);
+    this._values = values;
+    this._dict = dict;
+    this._postings = new PostingTable();
+    this._postings.restore(r);
+    this._fwdUnit = GrowableU32.of(r.u32s());
+    this._fwdOrd = GrowableU32.of(r.u32s());
+    if (this._fwdUnit.length !== this._fwdOrd.length) throw new CorruptSegmentError(`slot ${this.path}: forward columns differ in length`);
     // Every value was seen before: repeats take the cached-token path of FulltextIndex.addValue.
-    this.ftSeen = values.length;
+    this._ftSeen = values.length;
   }
 
   tokens(): TokenIndex {
