@@ -14,8 +14,7 @@ function enabled(type: string, ctx: DetectContext): boolean {
 }
 
 function severityOf(f: Finding, ctx: DetectContext): Severity {
-  if (ctx.severity) return ctx.severity(f.type);
-  return f.severity ?? riskTypeById(f.type)?.defaultSeverity ?? 'medium';
+  return ctx.severity?.(f.type) ?? f.severity ?? riskTypeById(f.type)?.defaultSeverity ?? 'medium';
 }
 
 function where(subject: RiskSubject, context: RiskContext): string {

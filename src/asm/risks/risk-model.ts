@@ -96,8 +96,13 @@ export interface DetectContext {
   readonly certificates: (sha256: string) => CertDoc | undefined;
   /** Types for which this returns false are not reported (default: the catalogue's `enabled`). */
   readonly enabled?: (type: string) => boolean;
-  /** Severity to report for a type (default: the catalogue's `defaultSeverity`). */
-  readonly severity?: (type: string) => Severity;
+  /**
+   * Severity to report for a type, replacing whatever the finding or the catalogue says; when it
+   * answers undefined, the finding's own severity, then the catalogue's `defaultSeverity`, apply.
+   */
+  readonly severity?: (type: string) => Severity | undefined;
+  /** A workspace's configuration of a type (e.g. `days=14`); undefined keeps the catalogue's. */
+  readonly config?: (type: string) => string | undefined;
 }
 
 /** What a detector finds before the subject, title and severity are filled in. */

@@ -8,8 +8,9 @@ import type { DetectContext, Finding, HostDoc, ServiceDoc } from '../risk-model.
 import { asObj, at } from '../service-view.ts';
 import { finding, type CertDetector, type ServiceDetector } from './detector.ts';
 
-function soonDays(type: string): number {
-  return configNumber(riskTypeById(type)?.config ?? '', 'days', 30);
+/** A workspace's config of the type when it has one, else the catalogue's. */
+function soonDays(type: string, ctx: DetectContext): number {
+  return configNumber(ctx.config?.(type) ?? riskTypeById(type)?.config ?? '', 'days', 30);
 }
 
 function certEvidence(f: CertFacts): Record<string, unknown> {
@@ -27,7 +28,7 @@ export const presentedCertificateExpiry: ServiceDetector = {
   types: ['tls.certificate.expired', 'tls.certificate.expiring_soon'],
   detect(s, _host, ctx) {
     const f = presented(s, ctx);
-    const e = f && expiryState(f, ctx.now, soonDays('tls.certificate.expiring_soon'));
+    const e = f && expiryState(f, ctx.now, soonDays('tls.certificate.expiring_soon', ctx));
     if (!f || !e) return [];
     const type = e.state === 'expired' ? 'tls.certificate.expired' : 'tls.certificate.expiring_soon';
     return [finding(type, { ...certEvidence(f), notAfter: e.notAfter, daysLeft: e.daysLeft })];
@@ -118,7 +119,7 @@ export const certificateExpiry: CertDetector = {
   types: ['cert.expired', 'cert.expiring_soon'],
   detect(cert, ctx) {
     const f = factsFromDocument(cert);
-    const e = expiryState(f, ctx.now, soonDays('cert.expiring_soon'));
+    const e = expiryState(f, ctx.now, soonDays('cert.expiring_soon', ctx));
     if (!e) return [];
     return [finding(e.state === 'expired' ? 'cert.expired' : 'cert.expiring_soon', { ...assetEvidence(f), notAfter: e.notAfter, daysLeft: e.daysLeft })];
   },
