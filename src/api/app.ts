@@ -17,7 +17,7 @@ import { v1CertificateRoutes } from './routes/v1-certificates.ts';
 import { adminIngestRoutes } from './routes/admin-ingest.ts';
 import { adminSourcesRoutes } from './routes/admin-sources.ts';
 import './route-config.ts';
-import { createAsmContext, type AsmContext } from '../asm/index.ts';
+import { createAsmContext, withDiscovery, type AsmContext } from '../asm/index.ts';
 import { registerAsmGuard } from './plugins/asm-guard.ts';
 import { asmRoutes } from './routes/asm/index.ts';
 
@@ -85,7 +85,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerAsmGuard(api, { auth: options.auth, rateLimit: options.rateLimit });
       await asmRoutes(
         api,
-        options.asm ?? createAsmContext(options.ctx.store, () => options.ctx.now(), (err) => app.log.error({ err }, 'a seeds-changed listener failed')),
+        options.asm ??
+          withDiscovery(createAsmContext(options.ctx.store, () => options.ctx.now(), (err) => app.log.error({ err }, 'an ASM listener failed'), options.ctx)),
       );
       api.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
     },

@@ -1,4 +1,5 @@
 export { createAsmContext, type AsmContext } from './asm-context.ts';
+export { Discovery, withDiscovery, type EvaluationResult } from './discovery/index.ts';
 export { AssetsChanged, type AssetsChange, type AssetsChangedListener } from './assets-changed.ts';
 export { SeedsChanged, type SeedsChange, type SeedsChangedListener } from './seeds-changed.ts';
 export { checkSeedValue, isSeedType, SEED_TYPES, type SeedValueCheck } from './seed-value.ts';

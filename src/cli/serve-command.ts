@@ -39,7 +39,10 @@ export async function serveCommand(config: Config, env: NodeJS.ProcessEnv): Prom
     bodyLimit: config.bodyLimit,
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     version: VERSION,
+    asm: rt.asm,
   });
+  // Discovery follows new data from here on; data the CLI ingested while we were down is caught up in the background.
+  void rt.startDiscovery({ catchUp: true, log: (line) => out.write(line + '\n') });
   await app.listen({ host: config.host, port: config.port });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;

@@ -11,6 +11,8 @@ import { catalogueFor } from '../model/field-catalogue.ts';
 import type { SearchContext } from '../search/search-context.ts';
 import { Indexer, journaledStore } from '../search/indexer.ts';
 import { Authenticator } from '../users/accounts.ts';
+import { createAsmContext, type AsmContext } from '../asm/index.ts';
+import { Discovery } from '../asm/discovery/index.ts';
 import type { Config } from './config.ts';
 
 export interface Runtime {
@@ -20,6 +22,15 @@ export interface Runtime {
   readonly ctx: SearchContext;
   readonly indexer: Indexer;
   readonly auth: Authenticator;
+  /** The ASM use cases' context, with discovery following its seed changes. */
+  readonly asm: AsmContext;
+  readonly discovery: Discovery;
+  /**
+   * The server's part of discovery: follow the indexer, and (catchUp) re-evaluate every workspace
+   * with seeds in the background for data the CLI ingested meanwhile. Not for CLI commands: their
+   * engine is not loaded, so discovery there would read partial indexes.
+   */
+  startDiscovery(options?: { catchUp?: boolean; log?: (line: string) => void }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,14 +46,33 @@ export async function openRuntime(config: Config, options: { now?: () => Date } 
   const engine = new EmbeddedEngine(catalogues, { dir: join(config.dataDir, 'engine') });
   const store = journaledStore(opened, engine.persistence);
   const ctx: SearchContext = { store, engine, catalogues, now: options.now ?? (() => new Date()) };
+  const reportAsmError = (err: unknown) => {
+    if (config.logLevel !== 'silent') process.stderr.write(`asm: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  };
+  const asm = createAsmContext(store, () => ctx.now(), reportAsmError, ctx);
+  const discovery = new Discovery(asm);
+  const indexer = new Indexer(ctx);
+  let following = false;
+  let catchingUp: Promise<unknown> = Promise.resolve();
   return {
     config,
     store,
     engine,
     ctx,
-    indexer: new Indexer(ctx),
+    indexer,
     auth: new Authenticator(store),
+    asm,
+    discovery,
+    startDiscovery({ catchUp = true, log = () => {} } = {}) {
+      if (!following) {
+        following = true;
+        indexer.onChanged((index, ids) => discovery.documentsChanged(index, ids).catch(reportAsmError));
+      }
+      if (catchUp) catchingUp = discovery.catchUp(log).catch(reportAsmError);
+      return catchingUp.then(() => {});
+    },
     async close() {
+      await catchingUp;
       await engine.close();
       await store.close();
     },

@@ -47,7 +47,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const admin = await createAccount(rt.store, { email: 'admin@example.test', role: 'admin' });
   const other = await createAccount(rt.store, { email: 'other@example.test' });
   const low = await createAccount(rt.store, { email: 'low@example.test', quota: 1 });
-  const app = await buildApp({ ctx: rt.ctx, auth: rt.auth, rateLimit: config.rateLimit, bodyLimit: config.bodyLimit, logger: false, version: 'test' });
+  // ASM discovery follows the indexer, so tests get assets by adding seeds and putting documents.
+  await rt.startDiscovery({ catchUp: false });
+  const app = await buildApp({ ctx: rt.ctx, auth: rt.auth, rateLimit: config.rateLimit, bodyLimit: config.bodyLimit, logger: false, version: 'test', asm: rt.asm });
   return {
     app,
     rt,

@@ -201,3 +201,9 @@ function certMatters(watch: Watch, fp: string, doc: Doc | undefined): boolean {
     return c !== undefined && domainOf(watch.scope, c) !== undefined;
   });
 }
+
+/** Starts discovery on `asm` (following its seed changes) and returns `asm`, for one-expression wiring. */
+export function withDiscovery(asm: AsmContext): AsmContext {
+  new Discovery(asm);
+  return asm;
+}

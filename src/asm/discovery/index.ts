@@ -1,4 +1,4 @@
-export { Discovery, type EvaluationResult } from './discovery.ts';
+export { Discovery, withDiscovery, type EvaluationResult } from './discovery.ts';
 export { computeAssets, assetKey, hostPorts, type ComputedAsset, type HostPort } from './compute-assets.ts';
 export { diffAssets, entityOf, softwareData, DISCOVERY_SOURCES, type AssetDiff } from './diff-assets.ts';
 export { DiscoveryIndex } from './discovery-index.ts';
