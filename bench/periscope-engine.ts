@@ -1,4 +1,7 @@
 /** Periscope's embedded engine, driven directly (no HTTP, no store): what the query mix times. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EmbeddedEngine } from '../src/engine/index.ts';
 import type { ResolvedQuery } from '../src/query/index.ts';
 import { compileQuery } from '../src/query/index.ts';
@@ -10,7 +13,13 @@ import { PAGE, TOP_BUCKETS, type AggSpec, type BenchQuery, type Bucket, type Sea
 export class PeriscopeEngine implements BenchEngine {
   readonly name = 'periscope';
   private readonly catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
-  private readonly engine = new EmbeddedEngine(this.catalogues);
+  // Persistent from the start, as a server's engine is: a first start finds no segments and loads.
+  readonly dir = mkdtempSync(join(tmpdir(), 'periscope-bench-engine-'));
+  private engine = new EmbeddedEngine(this.catalogues, { dir: this.dir });
+
+  constructor() {
+    this.engine.persistence!.open();
+  }
   // Compiled once: the bench measures the engine, not the parser.
   private readonly compiled = new Map<string, ResolvedQuery>();
 
@@ -21,6 +30,25 @@ export class PeriscopeEngine implements BenchEngine {
       n += batch.length;
     }
     return n;
+  }
+
+  /**
+   * Writes the loaded index as segments (a checkpoint, as a server does), drops the in-memory
+   * engine and opens the segments in a new one, which then serves the timed queries: what a
+   * restart costs, and the engine as it runs after one.
+   */
+  persistAndReopen(): { checkpointMs: number; bytes: number; openMs: number } {
+    const cp = this.engine.persistence!.checkpoint();
+    this.engine.persistence!.close();
+    this.engine = undefined as unknown as EmbeddedEngine;
+    globalThis.gc?.();
+    const reopened = new EmbeddedEngine(this.catalogues, { dir: this.dir });
+    const t = performance.now();
+    const r = reopened.persistence!.open();
+    const openMs = performance.now() - t;
+    if (!r.loaded) throw new Error(`segments did not open: ${r.reason}`);
+    this.engine = reopened;
+    return { checkpointMs: cp.ms, bytes: cp.bytes, openMs };
   }
 
   compile(text: string): ResolvedQuery {
@@ -53,6 +81,8 @@ export class PeriscopeEngine implements BenchEngine {
   }
 
   async close(): Promise<void> {
-    await this.engine.close();
+    // No checkpoint on the way out: the directory is thrown away.
+    this.engine.persistence!.close();
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }

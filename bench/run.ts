@@ -4,6 +4,7 @@
  * aggregations, a table with the issue's targets, and a JSON report. `--http` drives the real
  * HTTP server instead (see http-mode.ts); `--ingest` times `periscope ingest` (ingest-mode.ts). Timings are printed and written, never asserted.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -43,6 +44,27 @@ function makeEngine(name: EngineName, params: QueryParams, o: BenchOptions): Ben
     case 'postgres': return new PostgresEngine(params, o.postgresUrl ?? DEFAULT_POSTGRES_URL);
     case 'sqlite': return new SqliteEngine(params);
   }
+}
+
+interface RestartFigures {
+  readonly documents: number;
+  readonly openMs: number;
+  readonly passMs: number;
+  readonly firstMs: Record<string, number>;
+  readonly rssStart: number;
+  readonly rssOpen: number;
+  readonly rssAfterPass: number;
+}
+
+/** Opens the segments in a fresh process (bench/periscope-restart.ts), as a restarted server does. */
+function restartChild(dir: string, params: QueryParams): Promise<RestartFigures> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'periscope-restart.ts');
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--import', 'tsx', script, dir, JSON.stringify(params)], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      if (err) return reject(new Error(`restart child failed: ${stderr || err.message}`));
+      resolve(JSON.parse(stdout.trim().split('\n').pop()!) as RestartFigures);
+    });
+  });
 }
 
 function estimate(o: BenchOptions): string {
@@ -103,6 +125,7 @@ async function main(): Promise<number> {
   const loads: Record<string, { docs: number; ms: number; docsPerSecond: number } | { error: string }> = {};
   let rssAfterPeriscope = 0;
   let periscopeRate = 0;
+  let restart: { checkpointMs: number; bytes: number; openMs: number; child: RestartFigures } | undefined;
   try {
     for (const name of o.engines) {
       const engine = makeEngine(name, params, o);
@@ -119,6 +142,14 @@ async function main(): Promise<number> {
           rssAfterPeriscope = process.memoryUsage().rss;
           periscopeRate = docs / (ms / 1000);
           log(`  periscope resident memory after load: ${(rssAfterPeriscope / MB).toFixed(0)} MB`);
+          const cp = (engine as PeriscopeEngine).persistAndReopen();
+          log(`  periscope checkpoint ${(cp.checkpointMs / 1000).toFixed(1)} s (${(cp.bytes / MB).toFixed(0)} MB of segments); reopening in a fresh process...`);
+          restart = { ...cp, child: await restartChild((engine as PeriscopeEngine).dir, params) };
+          log(
+            `  restart: segments opened in ${(restart.child.openMs / 1000).toFixed(2)} s (in this process: ${(cp.openMs / 1000).toFixed(2)} s), ` +
+              `resident memory ${(restart.child.rssOpen / MB).toFixed(0)} MB, after a first pass over the mix ${(restart.child.rssAfterPass / MB).toFixed(0)} MB ` +
+              `(pass ${(restart.child.passMs / 1000).toFixed(2)} s); the timed queries run on the reopened engine`,
+          );
         }
       } catch (e) {
         const error = e instanceof Error ? e.message : String(e);
@@ -193,6 +224,8 @@ async function main(): Promise<number> {
       aggGeomean: aGm.periscope!,
       fastestAggBaselineGeomean: fastest(aGm),
       rssBytes: rssAfterPeriscope,
+      rssAfterRestartBytes: restart?.child.rssAfterPass,
+      restartMs: restart?.child.openMs,
       docsPerSecond: periscopeRate,
       fullSize: o.hosts >= 1_000_000,
     });
@@ -212,7 +245,16 @@ async function main(): Promise<number> {
     const docs = (loads.periscope as { docs: number }).docs;
     console.log(`\nPeriscope benchmark: ${docs.toLocaleString('en')} host documents (--hosts ${o.hosts}, seed ${o.seed}), ${cpus().length} cores, node ${process.version}`);
     console.log(`loads: ${Object.entries(loads).map(([n, l]) => ('error' in l ? `${n} failed (${l.error})` : `${n} ${(l.ms / 1000).toFixed(1)} s (${l.docsPerSecond.toFixed(0)} docs/s)`)).join(', ')}`);
-    console.log(`Periscope resident memory after load: ${(rssAfterPeriscope / MB).toFixed(0)} MB\n`);
+    console.log(`Periscope resident memory after load: ${(rssAfterPeriscope / MB).toFixed(0)} MB`);
+    if (restart) {
+      const c = restart.child;
+      console.log(
+        `Periscope restart: checkpoint ${(restart.checkpointMs / 1000).toFixed(1)} s, ${(restart.bytes / MB).toFixed(0)} MB of segments; ` +
+          `a fresh process opened them in ${(c.openMs / 1000).toFixed(2)} s (resident ${(c.rssOpen / MB).toFixed(0)} MB), ` +
+          `first pass over the mix ${(c.passMs / 1000).toFixed(2)} s (resident ${(c.rssAfterPass / MB).toFixed(0)} MB); the queries below run on a reopened engine`,
+      );
+    }
+    console.log('');
     console.log(table('Query mix: count + first 100 ids', queryRows, qGm) + '\n');
     console.log(table('Top-50 aggregations', aggRows, aGm) + '\n');
     console.log(formatTable(['target (issue, at 1M hosts)', 'periscope', 'met'], targets.map((t) => [t.target, t.value, t.met === null ? 'n/a' : t.met ? 'met' : 'NOT MET'])));
@@ -227,6 +269,7 @@ async function main(): Promise<number> {
       params,
       loads,
       periscopeRssAfterLoadBytes: rssAfterPeriscope,
+      periscopeRestart: restart ?? null,
       gate: { ok: mismatches.length === 0, mismatches },
       queries: queryRows,
       aggregations: aggRows,

@@ -12,6 +12,10 @@ export interface TargetInputs {
   readonly aggGeomean: number;
   readonly fastestAggBaselineGeomean: number | undefined;
   readonly rssBytes: number;
+  /** Resident memory once the engine was reopened from its segments. */
+  readonly rssAfterRestartBytes?: number;
+  /** Time to open the segments (ready to serve). */
+  readonly restartMs?: number;
   readonly docsPerSecond: number;
   /** Memory and scale targets only apply at 1,000,000 hosts or more. */
   readonly fullSize: boolean;
@@ -36,6 +40,12 @@ export function checkTargets(t: TargetInputs): TargetCheck[] {
     out.push({ target: 'aggregations >= 5x faster than the fastest baseline (geomean p50)', value: `${r.toFixed(1)}x`, met: r >= 5 });
   }
   out.push({ target: 'resident memory after load < 2 GB (at 1M hosts)', value: `${(t.rssBytes / 2 ** 20).toFixed(0)} MB`, met: t.fullSize ? t.rssBytes < 2 * 2 ** 30 : null });
+  if (t.rssAfterRestartBytes !== undefined) {
+    out.push({ target: 'resident memory after a restart < 2 GB (at 1M hosts)', value: `${(t.rssAfterRestartBytes / 2 ** 20).toFixed(0)} MB`, met: t.fullSize ? t.rssAfterRestartBytes < 2 * 2 ** 30 : null });
+  }
+  if (t.restartMs !== undefined) {
+    out.push({ target: 'restart ready to serve < 5 s (at 1M hosts)', value: `${(t.restartMs / 1000).toFixed(2)} s`, met: t.fullSize ? t.restartMs < 5000 : null });
+  }
   out.push({ target: 'ingest >= 30,000 docs/s (store + index; here: engine only)', value: `${t.docsPerSecond.toFixed(0)} docs/s`, met: t.docsPerSecond < 30_000 ? false : null });
   return out;
 }

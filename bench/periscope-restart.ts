@@ -1,0 +1,43 @@
+/**
+ * A restart of Periscope's engine in a fresh process, as `serve` does it: open the segments in
+ * the directory given as argv[2], then answer the query mix and aggregations once (those
+ * decode the parts of the index they touch). Prints one JSON line: open time, resident memory
+ * after opening and after the first pass. Run by bench/run.ts; a fresh process keeps the
+ * memory figures free of the bench's own engines.
+ */
+import { EmbeddedEngine } from '../src/engine/index.ts';
+import { compileQuery } from '../src/query/index.ts';
+import { catalogueFor } from '../src/model/field-catalogue.ts';
+import { aggregations, PAGE, queryMix, TOP_BUCKETS, type QueryParams } from './query-mix.ts';
+
+const dir = process.argv[2]!;
+const params = JSON.parse(process.argv[3]!) as QueryParams;
+const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
+const rssStart = process.memoryUsage().rss;
+const engine = new EmbeddedEngine(catalogues, { dir });
+const t = performance.now();
+const opened = engine.persistence!.open();
+const openMs = performance.now() - t;
+if (!opened.loaded) throw new Error(`segments did not open: ${opened.reason}`);
+const rssOpen = process.memoryUsage().rss;
+const compile = (text: string) => {
+  const r = compileQuery(text, catalogues.hosts);
+  if (!r.ok) throw new Error(`bench query does not compile: ${text}`);
+  return r.query;
+};
+const firstMs: Record<string, number> = {};
+const pass = performance.now();
+for (const q of queryMix(params)) {
+  const s = performance.now();
+  engine.search('hosts', { query: compile(q.censys), limit: PAGE });
+  firstMs[q.name] = performance.now() - s;
+}
+for (const a of aggregations()) {
+  const s = performance.now();
+  engine.aggregate('hosts', { query: compile(a.censys), field: a.field, numBuckets: TOP_BUCKETS });
+  firstMs[a.name] = performance.now() - s;
+}
+const passMs = performance.now() - pass;
+const rssAfterPass = process.memoryUsage().rss;
+engine.persistence!.close();
+process.stdout.write(JSON.stringify({ documents: opened.documents, openMs, passMs, firstMs, rssStart, rssOpen, rssAfterPass }) + '\n');
