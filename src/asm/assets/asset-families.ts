@@ -58,7 +58,8 @@ export function parseWebEntityId(raw: string): { name: string; port: number } | 
 }
 
 export function webEntityId(name: string, port: number): string {
-  return name.includes(':') ? `[${name}]:${port}` : `${name}:${port}`;
+  // Discovery names IPv6 entities without brackets; the port is always after the last colon.
+  return `${name}:${port}`;
 }
 
 /** Bucket URLs as discovery stores them: scheme and host lower case, path kept. */

@@ -141,10 +141,16 @@ export async function resolveAsset(ctx: AsmContext, workspaceId: string, address
   }
   const id = family.parseId(address.rawId);
   if (!id.ok) return id;
-  const asset = await ctx.store.asmAssets.get(workspaceId, family.type, id.value);
+  const asset = (await ctx.store.asmAssets.get(workspaceId, family.type, id.value)) ?? (await bucketWithOtherSlash(ctx, workspaceId, family, id.value));
   if (!asset) return family.notFound(id.value);
   if (address.domain !== undefined && !underDomain(asset, normaliseName(address.domain)!)) return family.notFound(id.value);
   return ok(asset);
+}
+
+/** `https://b.s3.amazonaws.com` and `https://b.s3.amazonaws.com/` name the same bucket. */
+async function bucketWithOtherSlash(ctx: AsmContext, workspaceId: string, family: AssetFamily, id: string): Promise<Asset | undefined> {
+  if (family.type !== 'STORAGE_BUCKET') return undefined;
+  return ctx.store.asmAssets.get(workspaceId, family.type, id.endsWith('/') ? id.slice(0, -1) : `${id}/`);
 }
 
 function underDomain(subdomain: Asset, domain: string): boolean {

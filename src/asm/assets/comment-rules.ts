@@ -10,6 +10,8 @@ export const COMMENT_MAX_LENGTH = 10_000;
 const ACTIVE_ELEMENTS = /<\s*\/?\s*(script|style|iframe|frame|frameset|object|embed|applet|form|input|button|textarea|select|link|meta|base|svg|math|template)\b/i;
 const EVENT_ATTRIBUTE = /<[^>]*\s(on[a-z]+)\s*=/i;
 const SCRIPT_URL = /<[^>]*=\s*["']?\s*(javascript|vbscript|data):/i;
+/** Markdown links and images render to the same URLs as the HTML would. */
+const SCRIPT_LINK = /\]\(\s*<?\s*(javascript|vbscript|data):/i;
 
 export function checkComment(body: unknown): Result<string> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -21,7 +23,7 @@ export function checkComment(body: unknown): Result<string> {
   if ([...markdown].length > COMMENT_MAX_LENGTH) {
     return fail('invalid_request', `Comments are at most ${COMMENT_MAX_LENGTH} characters.`, { asmCode: 10054 });
   }
-  const active = ACTIVE_ELEMENTS.exec(markdown) ?? EVENT_ATTRIBUTE.exec(markdown) ?? SCRIPT_URL.exec(markdown);
+  const active = ACTIVE_ELEMENTS.exec(markdown) ?? EVENT_ATTRIBUTE.exec(markdown) ?? SCRIPT_URL.exec(markdown) ?? SCRIPT_LINK.exec(markdown);
   if (active) return fail('invalid_request', `Comments may not contain active HTML (${active[0].trim()}…).`, { asmCode: 10099 });
   return ok(markdown);
 }
