@@ -1,12 +1,14 @@
 /**
  * `--http`: the real server in-process on 127.0.0.1 (ephemeral port) over the corpus, loaded
- * through the Indexer into a temporary SQLite store (so the load rate is store plus index), then
- * driven by autocannon (in a child process) at 16 connections: search pages of 100 hits over
- * the query mix, host views over a list of ids, and a `services.port` aggregation.
+ * through the Indexer into a temporary SQLite store (so the load rate is store plus index), with
+ * the search hits rendered ahead (as a server does after start), then driven by autocannon (in a
+ * child process) at 16 connections: search pages of 100 hits over the query mix, host views over
+ * a list of ids, and a `services.port` aggregation. The server's CPU time per request and the
+ * machine's load average are reported beside the rates: the machine is shared.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -16,6 +18,7 @@ import { openRuntime } from '../src/main/runtime.ts';
 import { VERSION } from '../src/main/version.ts';
 import type { PutItem } from '../src/search/indexer.ts';
 import { createAccount } from '../src/users/accounts.ts';
+import { renderAhead } from '../src/search/page-hits.ts';
 import { readCorpus } from './corpus-file.ts';
 import { fmtMs, formatTable } from './format-table.ts';
 import type { BenchOptions } from './parse-options.ts';
@@ -34,6 +37,9 @@ export interface HttpScenario {
   readonly requests: number;
   readonly non2xx: number;
   readonly errors: number;
+  /** CPU time of the server process (user + system) per request. */
+  readonly serverCpuMsPerRequest: number;
+  readonly loadAverage: readonly number[];
 }
 
 interface AutocannonResult {
@@ -46,13 +52,25 @@ interface AutocannonResult {
 
 async function drive(name: string, input: Record<string, unknown>, durationSec: number): Promise<HttpScenario> {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'drive-autocannon.ts');
+  const cpu0 = process.cpuUsage();
   const { stdout } = await run(process.execPath, ['--import', 'tsx', script, JSON.stringify(input)], {
     maxBuffer: 64 * MB,
     // Bounded whatever happens to the server.
     timeout: (durationSec + 60) * 1000,
   });
+  const cpu = process.cpuUsage(cpu0);
   const r = JSON.parse(stdout) as AutocannonResult;
-  return { name, requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+  return {
+    name,
+    requestsPerSecond: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    serverCpuMsPerRequest: (cpu.user + cpu.system) / 1000 / Math.max(1, r.requests.total),
+    loadAverage: loadavg(),
+  };
 }
 
 export async function runHttpMode(o: BenchOptions, corpusPath: string, params: QueryParams, outDir: string, started: Date): Promise<number> {
@@ -73,6 +91,10 @@ export async function runHttpMode(o: BenchOptions, corpusPath: string, params: Q
       docs += batch.length;
     }
     const loadMs = performance.now() - t;
+    const tr = performance.now();
+    const rendered = await renderAhead(runtime.store, 'hosts');
+    const renderMs = performance.now() - tr;
+    process.stderr.write(`[bench] ${rendered} search hits rendered ahead in ${(renderMs / 1000).toFixed(1)} s\n`);
     globalThis.gc?.();
     const rss = process.memoryUsage().rss;
     process.stderr.write(`[bench] ${docs} documents in ${(loadMs / 1000).toFixed(1)} s (${(docs / (loadMs / 1000)).toFixed(0)} docs/s, store + index), rss ${(rss / MB).toFixed(0)} MB\n`);
@@ -101,9 +123,24 @@ export async function runHttpMode(o: BenchOptions, corpusPath: string, params: Q
         { target: 'ingest >= 30,000 docs/s into store + index', value: `${(docs / (loadMs / 1000)).toFixed(0)} docs/s`, met: docs / (loadMs / 1000) >= 30_000 },
       ];
       console.log(`\nPeriscope HTTP benchmark: ${docs.toLocaleString('en')} host documents (--hosts ${o.hosts}), SQLite store, ${cpus().length} cores (server and autocannon share them)`);
-      console.log(formatTable(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors'], scenarios.map((s) => [s.name, s.requestsPerSecond.toFixed(0), fmtMs(s.p50), fmtMs(s.p99), String(s.requests), String(s.non2xx), String(s.errors)])));
+      console.log(
+        formatTable(
+          ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'server cpu ms/req', 'load avg (1 min)'],
+          scenarios.map((s) => [
+            s.name,
+            s.requestsPerSecond.toFixed(0),
+            fmtMs(s.p50),
+            fmtMs(s.p99),
+            String(s.requests),
+            String(s.non2xx),
+            String(s.errors),
+            s.serverCpuMsPerRequest.toFixed(2),
+            s.loadAverage[0].toFixed(1),
+          ]),
+        ),
+      );
       console.log('\n' + formatTable(['target (issue, at 1M hosts)', 'periscope', 'met'], targets.map((x) => [x.target, x.value, x.met ? 'met' : 'NOT MET'])));
-      const report = { mode: 'http', startedAt: started.toISOString(), finishedAt: new Date().toISOString(), options: o, params, documents: docs, loadMs, docsPerSecond: docs / (loadMs / 1000), rssAfterLoadBytes: rss, connections: CONNECTIONS, scenarios, targets };
+      const report = { mode: 'http', startedAt: started.toISOString(), finishedAt: new Date().toISOString(), options: o, params, documents: docs, loadMs, renderedAhead: rendered, renderAheadMs: renderMs, docsPerSecond: docs / (loadMs / 1000), rssAfterLoadBytes: rss, connections: CONNECTIONS, scenarios, targets };
       const out = o.out ?? join(outDir, `report-http-${started.toISOString().replace(/[:.]/g, '-')}.json`);
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, JSON.stringify(report, null, 2));

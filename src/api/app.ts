@@ -9,6 +9,7 @@ import type { SearchContext } from '../search/search-context.ts';
 import type { Authenticator } from '../users/accounts.ts';
 import { registerErrorHandling, registerJsonParser } from './plugins/errors.ts';
 import { registerGuard, type RateLimit } from './plugins/guard.ts';
+import { registerRenderAhead } from './plugins/render-ahead.ts';
 import { hostRoutes } from './routes/hosts.ts';
 import { certificateRoutes } from './routes/certificates.ts';
 import { annotationRoutes } from './routes/annotations.ts';
@@ -44,6 +45,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerJsonParser(app);
   registerErrorHandling(app);
+  registerRenderAhead(app, options.ctx.store);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Result } from '../lib/problem.ts';
 import { unwrap } from '../lib/problem.ts';
+import { searchPageJson, type SearchPage } from '../search/search-documents.ts';
 
 /** Search v2 success envelope (contract §1.8). */
 export function v2<T>(result: T): { code: 200; status: 'OK'; result: T } {
@@ -10,6 +11,15 @@ export function v2<T>(result: T): { code: 200; status: 'OK'; result: T } {
 /** Unwraps a use-case result into the v2 envelope; a problem goes to the error handler. */
 export function v2Result<T>(result: Result<T>): { code: 200; status: 'OK'; result: T } {
   return v2(unwrap(result));
+}
+
+/**
+ * Sends a search page in the v2 envelope. Its hits are JSON text already, so the envelope is
+ * written around them instead of going through the reply serialiser.
+ */
+export function sendSearchPage(reply: FastifyReply, result: Result<SearchPage>): FastifyReply {
+  const page = unwrap(result);
+  return reply.type('application/json; charset=utf-8').send(`{"code":200,"status":"OK","result":${searchPageJson(page)}}`);
 }
 
 export function noContent(reply: FastifyReply): FastifyReply {

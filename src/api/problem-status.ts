@@ -92,6 +92,7 @@ export const ASM_ERRORS: Readonly<Record<number, { readonly status: number; read
   10067: { status: 400, message: 'Bad JSON string in body' },
   10073: { status: 404, message: 'Risk not Found' },
   10078: { status: 400, message: 'Invalid Date' },
+  10082: { status: 400, message: 'Invalid Cloud' },
   10084: { status: 400, message: 'Data Not Populated' },
   10086: { status: 404, message: 'Asset Not Found' },
   10088: { status: 400, message: 'Invalid Asset Type for Environment' },

@@ -1,13 +1,13 @@
 import type { IndexName } from '../model/field-def.ts';
 import type { SortPosition } from '../engine/search-engine.ts';
-import { projectFields, validateFieldPaths } from '../model/project-fields.ts';
+import { validateFieldPaths } from '../model/project-fields.ts';
 import type { Result } from '../lib/problem.ts';
 import { fail, ok } from '../lib/problem.ts';
 import type { SearchContext } from './search-context.ts';
 import { compile, type VirtualHosts } from './compile.ts';
 import { parseSort } from './parse-sort.ts';
 import { decodeCursor, encodeCursor, requestFingerprint } from './cursor.ts';
-import { DEFAULT_HIT_FIELDS } from './default-fields.ts';
+import { defaultHits, projectedHits } from './page-hits.ts';
 
 export interface SearchParams {
   readonly q?: string;
@@ -22,8 +22,14 @@ export interface SearchPage {
   query: string;
   total: number;
   duration_ms: number;
-  hits: Record<string, unknown>[];
+  /** Each hit as JSON text (pages are sent without parsing and re-serialising their hits). */
+  hits: string[];
   links: { prev: string; next: string };
+}
+
+/** The page as the `result` of the v2 envelope, in JSON text. */
+export function searchPageJson(page: SearchPage): string {
+  return `{"query":${JSON.stringify(page.query)},"total":${page.total},"duration_ms":${page.duration_ms},"hits":[${page.hits.join(',')}],"links":${JSON.stringify(page.links)}}`;
 }
 
 interface PagePosition {
@@ -62,7 +68,7 @@ export async function searchDocuments(ctx: SearchContext, index: IndexName, para
   if (!query.ok) return query;
   const sort = parseSort(ctx, index, params.sort);
   if (!sort.ok) return sort;
-  let docPaths = DEFAULT_HIT_FIELDS[index];
+  let docPaths: readonly string[] | undefined;
   if (params.fields && params.fields.length > 0) {
     const checked = validateFieldPaths(ctx.catalogues[index], params.fields);
     if (!checked.ok) {
@@ -84,16 +90,13 @@ export async function searchDocuments(ctx: SearchContext, index: IndexName, para
     limit: perPage,
     ...(position ? { after: position.at, backwards } : {}),
   });
-  const stored = await ctx.store.documents.getMany(
-    index,
-    result.hits.map((h) => h.id),
-  );
-  const byId = new Map(stored.map((s) => [s.id, s.doc]));
-  const hits: Record<string, unknown>[] = [];
-  for (const hit of result.hits) {
-    const doc = byId.get(hit.id);
+  const ids = result.hits.map((h) => h.id);
+  const byId = docPaths ? await projectedHits(ctx.store, index, ids, docPaths) : await defaultHits(ctx.store, index, ids);
+  const hits: string[] = [];
+  for (const id of ids) {
+    const hit = byId.get(id);
     // A document removed between the engine answering and the read is left out of the page.
-    if (doc) hits.push(projectFields(doc, docPaths));
+    if (hit !== undefined) hits.push(hit);
   }
   const first = result.hits[0];
   const last = result.hits[result.hits.length - 1];

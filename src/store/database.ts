@@ -200,6 +200,17 @@ export interface AsmRiskTypeSettingsTable {
   updated_at: string;
 }
 
+/** Saved hit renderings (page-reader.ts): JSON text of a document as a search hit shows it. */
+export interface DocumentHitsTable {
+  index_name: string;
+  id: string;
+  /** The content hash of the version the hit was rendered from. */
+  content_hash: string;
+  /** Which rendering (fields and format). */
+  spec: string;
+  hit: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -220,6 +231,7 @@ export interface Database {
   asm_risk_instances: AsmRiskInstancesTable;
   asm_risk_events: AsmRiskEventsTable;
   asm_risk_type_settings: AsmRiskTypeSettingsTable;
+  document_hits: DocumentHitsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

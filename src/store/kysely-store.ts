@@ -9,6 +9,7 @@ import { KyselyTagRepository } from './tag-repository.ts';
 import { KyselyUserRepository } from './user-repository.ts';
 import { KyselyAsmSavedQueryRepository } from './asm-saved-query-repository.ts';
 import { KyselySeedRepository } from './asm-seed-repository.ts';
+import { KyselyPageReader } from './page-reader.ts';
 import { KyselyAsmAssetRepository } from './asm-asset-repository.ts';
 import { KyselyAsmLogbookRepository } from './asm-logbook-repository.ts';
 import { KyselyAsmAnnotationRepository } from './asm-annotation-repository.ts';
@@ -27,6 +28,7 @@ export class KyselyStore implements Store {
   readonly settings: KyselySettingsRepository;
   readonly asmSavedQueries: KyselyAsmSavedQueryRepository;
   readonly seeds: KyselySeedRepository;
+  readonly pages: KyselyPageReader;
   readonly asmAssets: KyselyAsmAssetRepository;
   readonly asmLogbook: KyselyAsmLogbookRepository;
   readonly asmAnnotations: KyselyAsmAnnotationRepository;
@@ -43,6 +45,7 @@ export class KyselyStore implements Store {
     this.settings = new KyselySettingsRepository(db);
     this.asmSavedQueries = new KyselyAsmSavedQueryRepository(db);
     this.seeds = new KyselySeedRepository(db);
+    this.pages = new KyselyPageReader(db, dialect);
     this.asmAssets = new KyselyAsmAssetRepository(db, dialect);
     this.asmLogbook = new KyselyAsmLogbookRepository(db, dialect);
     this.asmAnnotations = new KyselyAsmAnnotationRepository(db);

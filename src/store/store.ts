@@ -377,6 +377,44 @@ export interface AsmRiskRepository {
   /** Replaces the workspace's setting of `setting.type`, with its events. */
   putTypeSetting(workspaceId: string, setting: RiskTypeSetting, events: readonly NewRiskEvent[]): Promise<RiskEvent[]>;
 }
+/** A page row: the saved hit when it was made from the current content, otherwise the current document. */
+export type PageRow =
+  | { readonly id: string; readonly contentHash: string; readonly hit: string; readonly doc?: undefined }
+  | { readonly id: string; readonly contentHash: string; readonly hit?: undefined; readonly doc: Json };
+
+/** A rendering of a document as a search hit (JSON text), made from the content with `contentHash`. */
+export interface SavedHit {
+  readonly id: string;
+  readonly contentHash: string;
+  readonly hit: string;
+}
+
+export interface StaleHit {
+  readonly id: string;
+  readonly contentHash: string;
+  readonly doc: Json;
+}
+
+/**
+ * Search hits rendered ahead of time and kept beside the documents (page-reader.ts), so that a
+ * page of results is one statement and no parsing of whole documents. `spec` names a rendering
+ * (which fields, which format); a saved hit is only returned for the content it was made from.
+ */
+export interface PageReader {
+  /** For each id that exists: its saved hit under `spec` if current, else the current document. No particular order. */
+  hits(index: IndexName, ids: readonly string[], spec: string): Promise<PageRow[]>;
+  /** Saves renderings under `spec`, replacing any earlier rendering of the same ids. */
+  saveHits(index: IndexName, spec: string, hits: readonly SavedHit[]): Promise<void>;
+  /**
+   * Renders ahead, a window at a time: of the next `window` ids after `after` (in id order), the
+   * current documents without a current saved hit under `spec`, and the window's last id (the next
+   * `after`; undefined once past the last document).
+   */
+  staleHits(index: IndexName, spec: string, after: string | undefined, window: number): Promise<{ stale: StaleHit[]; last: string | undefined }>;
+  /** Drops saved hits of documents that no longer exist; returns how many. */
+  removeOrphanHits(index: IndexName): Promise<number>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   readonly documents: DocumentRepository;
@@ -387,6 +425,7 @@ export interface Store {
   readonly settings: SettingsRepository;
   readonly asmSavedQueries: AsmSavedQueryRepository;
   readonly seeds: SeedRepository;
+  readonly pages: PageReader;
   readonly asmAssets: AsmAssetRepository;
   readonly asmLogbook: AsmLogbookRepository;
   readonly asmAnnotations: AsmAnnotationRepository;

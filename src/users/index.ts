@@ -1,2 +1,3 @@
 export * from './credentials.ts';
 export * from './accounts.ts';
+export * from './quota-meter.ts';

@@ -4,6 +4,10 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { projectFields } from '../../src/model/project-fields.ts';
+import { DEFAULT_HIT_FIELDS } from '../../src/search/default-fields.ts';
+import { defaultHitSpec, flushSavedHits } from '../../src/search/page-hits.ts';
+import { createAccount } from '../../src/users/accounts.ts';
 
 let s: TestServer;
 
@@ -339,7 +343,58 @@ describe('comments and tags', () => {
   });
 });
 
+describe('served hits', () => {
+  async function expectedHits(ids: readonly string[]): Promise<string[]> {
+    const docs = new Map((await s.rt.store.documents.getMany('hosts', ids)).map((d) => [d.id, d.doc]));
+    return ids.map((id) => JSON.stringify(projectFields(docs.get(id)!, DEFAULT_HIT_FIELDS.hosts)));
+  }
+
+  test('default-field hits are the projected current documents, rendered on the spot or saved', async () => {
+    const body = { q: 'services.service_name: HTTP', per_page: 50 };
+    const first = await call('POST', '/api/v2/hosts/search', { body });
+    const hits = first.json.result.hits as Record<string, unknown>[];
+    const ids = hits.map((h) => (h.name ? `${h.ip}+${h.name}` : String(h.ip)));
+    // Same values and the same key order as a projection of the stored document.
+    assert.deepEqual(hits.map((h) => JSON.stringify(h)), await expectedHits(ids));
+    await flushSavedHits(s.rt.store);
+    const saved = await s.rt.store.pages.hits('hosts', ids, defaultHitSpec('hosts'));
+    assert.deepEqual(new Map(saved.map((r) => [r.id, r.hit])), new Map(ids.map((id, i) => [id, JSON.stringify(hits[i])])));
+    const again = await call('POST', '/api/v2/hosts/search', { body });
+    assert.deepEqual(again.json.result.hits, hits);
+
+    // A changed document is served as it is now, never from its old rendering.
+    const id = ids[3];
+    const doc = (await s.rt.store.documents.get('hosts', id))!.doc;
+    await s.rt.indexer.put('hosts', [{ id, doc: { ...doc, labels: ['changed-for-test'] }, observedAt: new Date().toISOString() }]);
+    const after = await call('POST', '/api/v2/hosts/search', { body });
+    const changed = (after.json.result.hits as Record<string, unknown>[]).find((h) => (h.name ? `${h.ip}+${h.name}` : h.ip) === id);
+    assert.deepEqual(changed?.labels, ['changed-for-test']);
+    assert.deepEqual(
+      (after.json.result.hits as Record<string, unknown>[]).map((h) => JSON.stringify(h)),
+      await expectedHits((after.json.result.hits as Record<string, unknown>[]).map((h) => (h.name ? `${h.ip}+${h.name}` : String(h.ip)))),
+    );
+  });
+
+  test('requested fields are projected from the documents; the envelope is JSON', async () => {
+    const r = await call('GET', '/api/v2/hosts/search?q=services.port:22&per_page=3&fields=ip,location.country');
+    assert.equal(r.status, 200);
+    assert.match(String(r.headers['content-type']), /^application\/json/);
+    for (const h of r.json.result.hits) assert.deepEqual(Object.keys(h).sort(), Object.keys(h).includes('location') ? ['ip', 'location'] : ['ip']);
+  });
+});
+
 describe('limits and malformed requests', () => {
+  test('quota: concurrent queries are each counted once, and the account shows them at once', async () => {
+    const five = await createAccount(s.rt.store, { email: 'five@example.test', quota: 5 });
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, () => call('POST', '/api/v2/hosts/search', { auth: s.basic(five), body: { per_page: 1 } }).then((r) => r.status)),
+    );
+    assert.deepEqual(statuses.sort(), [200, 200, 200, 200, 200, 429, 429, 429]);
+    const acct = await call('GET', '/api/v1/account', { auth: s.basic(five) });
+    assert.equal(acct.json.quota.used, 5);
+    assert.equal(await s.rt.store.quota.used(five.user.id, new Date().toISOString().slice(0, 7)), 5);
+  });
+
   test('quota: the second query of a one-query quota is 429', async () => {
     assert.equal((await call('GET', '/api/v2/hosts/search?per_page=1', { auth: s.basic(s.low) })).status, 200);
     const r = await call('GET', '/api/v2/hosts/search?per_page=1', { auth: s.basic(s.low) });

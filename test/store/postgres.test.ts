@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { openStore } from '../../src/store/index.ts';
 import { runStoreSuite } from './store-suite.ts';
+import { runPageReaderSuite } from './page-reader-suite.ts';
 import { runAsmStoreSuite } from './asm-suite.ts';
 import { runAsmRiskStoreSuite } from './asm-risk-suite.ts';
 import { runAsmAnnotationSuite } from './asm-annotation-suite.ts';
@@ -58,6 +59,7 @@ after(async () => {
 });
 
 runStoreSuite('postgres store', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
+runPageReaderSuite('postgres page reader', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 runAsmStoreSuite('postgres asm store', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 runAsmRiskStoreSuite('postgres asm risks', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 runAsmAnnotationSuite('postgres store', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));

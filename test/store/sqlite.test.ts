@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/index.ts';
 import { runStoreSuite } from './store-suite.ts';
+import { runPageReaderSuite } from './page-reader-suite.ts';
 import { runAsmStoreSuite } from './asm-suite.ts';
 import { runAsmRiskStoreSuite } from './asm-risk-suite.ts';
 import { runAsmAnnotationSuite } from './asm-annotation-suite.ts';
@@ -16,6 +17,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 let n = 0;
 runStoreSuite('sqlite store', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
+runPageReaderSuite('sqlite page reader', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
 runAsmStoreSuite('sqlite asm store', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
 runAsmRiskStoreSuite('sqlite asm risks', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));
 runAsmAnnotationSuite('sqlite store', () => openStore({ kind: 'sqlite', file: join(dir, `suite-${n++}.db`) }));

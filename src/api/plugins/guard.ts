@@ -1,11 +1,14 @@
 /**
  * Authentication, the per-user rate limit and the query quota, in that order, before a handler
- * runs. Routes opt in through their config (`auth`, `quota`).
+ * runs. Routes opt in through their config (`auth`, `quota`). Queries are counted in memory and
+ * written in batches (users/quota-meter.ts); a request to a route without a quota (such as
+ * /v1/account) first writes the caller's pending counts, so it reads them from the store exactly.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { User } from '../../store/store.ts';
 import type { Store } from '../../store/store.ts';
 import type { Authenticator } from '../../users/accounts.ts';
+import { QuotaMeter } from '../../users/quota-meter.ts';
 import { ProblemError } from '../../lib/problem.ts';
 
 declare module 'fastify' {
@@ -70,6 +73,10 @@ export interface GuardOptions {
 export function registerGuard(app: FastifyInstance, options: GuardOptions): void {
   const limiter = new RateLimiter(options.rateLimit);
   const touched = new Set<string>();
+  const meter = new QuotaMeter(options.store);
+  app.addHook('onClose', async () => {
+    await meter.flush().catch((err: unknown) => app.log.error({ err }, 'writing quota usage failed'));
+  });
   app.addHook('preHandler', async (request: FastifyRequest) => {
     const config = request.routeOptions.config;
     if (config.auth !== 'basic') return;
@@ -95,12 +102,11 @@ export function registerGuard(app: FastifyInstance, options: GuardOptions): void
       await options.store.users.touchLogin(user.id, now.toISOString());
     }
     if (config.quota) {
-      const period = quotaPeriod(now);
-      const used = await options.store.quota.used(user.id, period);
-      if (used >= user.quotaAllowance) {
+      if (!(await meter.take(user.id, quotaPeriod(now), user.quotaAllowance))) {
         throw new ProblemError({ code: 'quota_exceeded', message: 'You have used your full quota for this billing period.' });
       }
-      await options.store.quota.add(user.id, period, 1);
+    } else {
+      await meter.flush(user.id);
     }
   });
 }

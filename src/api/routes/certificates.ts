@@ -7,7 +7,7 @@ import { bulkCertificates, viewCertificate } from '../../search/view-document.ts
 import { certificateHosts, certificateObservations } from '../../search/host-history.ts';
 import { parseFingerprint } from '../../search/document-ids.ts';
 import { unwrap } from '../../lib/problem.ts';
-import { listParam, v2Result } from '../envelope.ts';
+import { listParam, sendSearchPage, v2Result } from '../envelope.ts';
 import { searchParams } from '../search-params.ts';
 import { AggregateQuery, SearchBody, SearchQuery, StringOrList } from '../schemas.ts';
 
@@ -19,13 +19,13 @@ export async function certificateRoutes(app: FastifyInstance, ctx: SearchContext
   app.get<{ Querystring: Static<typeof SearchQuery> }>(
     '/v2/certificates/search',
     { schema: { tags, summary: 'Search certificates', querystring: SearchQuery }, config: { ...config, quota: true } },
-    async (req) => v2Result(await searchDocuments(ctx, 'certificates', searchParams(req.query))),
+    async (req, reply) => sendSearchPage(reply, await searchDocuments(ctx, 'certificates', searchParams(req.query))),
   );
 
   app.post<{ Body: Static<typeof SearchBody> }>(
     '/v2/certificates/search',
     { schema: { tags, summary: 'Search certificates (JSON body)', body: SearchBody }, config: { ...config, quota: true } },
-    async (req) => v2Result(await searchDocuments(ctx, 'certificates', searchParams(req.body))),
+    async (req, reply) => sendSearchPage(reply, await searchDocuments(ctx, 'certificates', searchParams(req.body))),
   );
 
   app.get<{ Querystring: Static<typeof AggregateQuery> }>(

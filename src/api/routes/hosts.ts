@@ -5,7 +5,7 @@ import { searchDocuments } from '../../search/search-documents.ts';
 import { aggregateDocuments } from '../../search/aggregate-documents.ts';
 import { viewHost } from '../../search/view-document.ts';
 import { hostCertificates, hostDiff, hostEvents, hostNames } from '../../search/host-history.ts';
-import { boolParam, v2, v2Result } from '../envelope.ts';
+import { boolParam, sendSearchPage, v2, v2Result } from '../envelope.ts';
 import { searchParams } from '../search-params.ts';
 import { AggregateQuery, SearchBody, SearchQuery } from '../schemas.ts';
 import { SERVICE_NAMES } from '../../search/service-names.ts';
@@ -17,13 +17,13 @@ export async function hostRoutes(app: FastifyInstance, ctx: SearchContext): Prom
   app.get<{ Querystring: Static<typeof SearchQuery> }>(
     '/v2/hosts/search',
     { schema: { tags, summary: 'Search hosts', querystring: SearchQuery }, config: { ...config, quota: true } },
-    async (req) => v2Result(await searchDocuments(ctx, 'hosts', searchParams(req.query))),
+    async (req, reply) => sendSearchPage(reply, await searchDocuments(ctx, 'hosts', searchParams(req.query))),
   );
 
   app.post<{ Body: Static<typeof SearchBody> }>(
     '/v2/hosts/search',
     { schema: { tags, summary: 'Search hosts (JSON body)', body: SearchBody }, config: { ...config, quota: true } },
-    async (req) => v2Result(await searchDocuments(ctx, 'hosts', searchParams(req.body))),
+    async (req, reply) => sendSearchPage(reply, await searchDocuments(ctx, 'hosts', searchParams(req.body))),
   );
 
   app.get<{ Querystring: Static<typeof AggregateQuery> }>(

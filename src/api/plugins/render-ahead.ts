@@ -1,0 +1,25 @@
+/**
+ * Renders missing or stale search hits (search/page-hits.ts) in the background once the server
+ * is ready, so that first pages do not pay for rendering; stops, and saves what is queued, when
+ * the server closes. Hits of documents written later are rendered when first served.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../../store/store.ts';
+import { flushSavedHits, renderAhead } from '../../search/page-hits.ts';
+
+export function registerRenderAhead(app: FastifyInstance, store: Store): void {
+  const stop = new AbortController();
+  let running: Promise<void> | undefined;
+  app.addHook('onReady', async () => {
+    running = (async () => {
+      for (const index of ['certificates', 'hosts'] as const) await renderAhead(store, index, { signal: stop.signal });
+    })().catch((err: unknown) => {
+      if (!stop.signal.aborted) app.log.warn({ err }, 'rendering search hits ahead failed; they are rendered when first served');
+    });
+  });
+  app.addHook('onClose', async () => {
+    stop.abort();
+    await running;
+    await flushSavedHits(store);
+  });
+}
