@@ -5,6 +5,7 @@ import { aggregateInventory, inventoryFields, searchInventory } from '../../../a
 import { unwrap } from '../../../lib/problem.ts';
 import { savedQueryRoutes } from './saved-queries.ts';
 import { cloudRoutes } from './clouds.ts';
+import { betaRoutes } from './beta.ts';
 
 // Errors here use the inventory shape {error, statusCode, details} the newest client reads.
 const config = { family: 'asm-inventory', auth: 'asm' } as const;
@@ -73,4 +74,5 @@ export async function inventoryRoutes(app: FastifyInstance, ctx: AsmContext): Pr
 
   await savedQueryRoutes(app, ctx);
   await cloudRoutes(app, ctx);
+  await betaRoutes(app, ctx);
 }
