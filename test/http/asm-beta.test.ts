@@ -247,7 +247,7 @@ describe('input assets, counts and workspaces', () => {
 
   test('asset counts and host counts by country, per environment', async () => {
     const hosts: Record<string, any>[] = [];
-    for await (const batch of s.rt.store.documents.scan('hosts', 100)) for (const d of batch) if (!d.id.includes('+') && d.doc.location?.country_code) hosts.push(d.doc);
+    for await (const batch of s.rt.store.documents.scan('hosts', 100)) for (const d of batch) if (!d.id.includes('+') && (d.doc as any).location?.country_code) hosts.push(d.doc);
     const chosen = hosts.slice(0, 6);
     await s.rt.store.asmAssets.apply(
       W,
