@@ -13,6 +13,7 @@ import { Indexer, journaledStore } from '../search/indexer.ts';
 import { Authenticator } from '../users/accounts.ts';
 import { createAsmContext, type AsmContext } from '../asm/index.ts';
 import { Discovery } from '../asm/discovery/index.ts';
+import { subscribeRiskEvaluation } from '../asm/risks/index.ts';
 import type { Config } from './config.ts';
 
 export interface Runtime {
@@ -51,6 +52,7 @@ export async function openRuntime(config: Config, options: { now?: () => Date } 
   };
   const asm = createAsmContext(store, () => ctx.now(), reportAsmError, ctx);
   const discovery = new Discovery(asm);
+  subscribeRiskEvaluation(asm);
   const indexer = new Indexer(ctx);
   let following = false;
   let catchingUp: Promise<unknown> = Promise.resolve();

@@ -543,3 +543,33 @@ describe('isolation and authentication', () => {
     }
   });
 });
+
+describe('end to end: seeds, scan data, discovery, risks', () => {
+  test('a seeded host with an exposed service gets an open risk; a new scan without it resolves the risk', async () => {
+    const key = s.low.asmKey;
+    const workspace = s.low.user.workspaceId;
+    const ip = '203.0.113.77';
+    const observedAt = new Date().toISOString();
+    await s.rt.indexer.put('hosts', [{ id: ip, doc: { ip, services: [{ port: 23, service_name: 'TELNET', transport_protocol: 'TCP' }, { port: 22, service_name: 'SSH', transport_protocol: 'TCP' }] }, observedAt }]);
+    const add = await asm('POST', '/api/v1/seeds?force=True', { key, body: { seeds: [{ type: 'IP_ADDRESS', value: ip, label: 'e2e' }] } });
+    assert.equal(add.json.addedSeeds.length, 1, add.body);
+    assert.equal(add.status, 200, add.body);
+    await s.rt.discovery.evaluate(workspace);
+    const open = (await asm('GET', '/api/v2/risk-instances', { key })).json.risks;
+    assert.deepEqual(open.map((i: any) => [i.typeID, i.assetID, i.status]), [['service.remote_access.telnet_exposed', ip, 'open']]);
+    const log = await s.rt.store.asmLogbook.read(workspace, { limit: 1000, types: ['HOST_RISK'] });
+    assert.deepEqual(log.map((e) => [e.operation, e.entity.ipAddress, e.data?.port]), [['ADD', ip, 23]]);
+
+    await s.rt.indexer.put('hosts', [{ id: ip, doc: { ip, services: [{ port: 22, service_name: 'SSH', transport_protocol: 'TCP' }] }, observedAt: new Date(Date.parse(observedAt) + 1000).toISOString() }]);
+    // The indexer's listener starts discovery; evaluating again waits for whatever is queued.
+    for (let i = 0; i < 50; i++) {
+      await s.rt.discovery.evaluate(workspace);
+      if ((await asm('GET', `/api/v2/risk-instances/${open[0].id}`, { key })).json.status === 'resolved') break;
+    }
+    const after = (await asm('GET', `/api/v2/risk-instances/${open[0].id}?includeEvents=True`, { key })).json;
+    assert.equal(after.status, 'resolved');
+    assert.deepEqual(after.events.map((e: any) => e.op), ['open', 'resolve']);
+    const v1 = await asm('GET', '/api/v1/risks', { key });
+    assert.deepEqual(v1.json.data, []);
+  });
+});
