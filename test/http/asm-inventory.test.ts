@@ -283,3 +283,29 @@ describe('fields', () => {
     assertInventoryError(await asm('GET', '/api/inventory/v1/fields?fields=host.nope'), 400, /Unknown field/);
   });
 });
+
+describe('the newest client and CLI request shapes', () => {
+  test('InventorySearch.search(): account first, then pages with the same params plus cursor', async () => {
+    const account = await asm('GET', '/api/integrations/v1/account');
+    const ws = account.json.workspaceId;
+    assert.equal(ws, W);
+    // pages=-1: loop while nextCursor; query/sort/fields only when given.
+    const { hits, pages, total } = await all({ workspaces: [ws], pageSize: 3, query: 'type: HOST', sort: ['host.ip'], fields: ['host.ip'] });
+    assert.equal(total, 12);
+    assert.equal(pages, 4);
+    assert.deepEqual(hits.map((h) => h.host.ip), [...hostDocs.map((h) => h.ip)].sort((a, b) => (ipKey(a) < ipKey(b) ? -1 : 1)));
+  });
+
+  test('asm execute-saved-query-by-name: list by prefix with pageSize=1, then search with results[0].query', async () => {
+    const saved = await asm('POST', '/api/inventory/v1/saved-query', { body: { queryName: 'tagged prod', query: 'tags: prod' } });
+    assert.equal(saved.status, 200, saved.body);
+    const found = await asm('GET', `/api/inventory/v1/saved-query?${qs({ queryNamePrefix: 'tagged prod', pageSize: 1, page: 1 })}`);
+    const query = found.json.results[0].query;
+    const ws = (await asm('GET', '/api/integrations/v1/account')).json.workspaceId;
+    const r = await all({ workspaces: [ws], pageSize: 50, query });
+    assert.deepEqual(r.hits.map((h) => h.asset_id), [hostDocs[0].ip]);
+    // execute-saved-query-by-id: get, then search.
+    const byId = await asm('GET', `/api/inventory/v1/saved-query/${saved.json.result.queryId}`);
+    assert.equal((await all({ workspaces: [ws], query: byId.json.result.query })).total, 1);
+  });
+});
