@@ -49,7 +49,17 @@ before(async () => {
       },
       observedAt: OBSERVED,
     },
-    { id: '11.22.33.6', doc: { ip: '11.22.33.6', services: [{ port: 22, service_name: 'SSH', transport_protocol: 'TCP', observed_at: OBSERVED }] }, observedAt: OBSERVED },
+    {
+      id: '11.22.33.6',
+      doc: {
+        ip: '11.22.33.6',
+        services: [
+          { port: 22, service_name: 'SSH', transport_protocol: 'TCP', observed_at: OBSERVED },
+          { port: 3389, service_name: 'RDP', transport_protocol: 'TCP', observed_at: OBSERVED },
+        ],
+      },
+      observedAt: OBSERVED,
+    },
     { id: '11.22.99.1', doc: { ip: '11.22.99.1', services: [{ port: 22, service_name: 'SSH', transport_protocol: 'TCP' }] }, observedAt: OBSERVED },
   ]);
   const added = await asm('POST', '/api/v1/seeds', {
@@ -80,6 +90,19 @@ test('hosts of the CIDR seed, with what their documents say', async () => {
     [443, 'HTTPS', [FP]],
   ]);
   assert.deepEqual(host.data.protocols[0].software.map((x: any) => [x.product, x.version, x.isEol]), [['nginx', '1.25.3', false]]);
+});
+
+test('open risks are embedded in the HOST_RISK shape', async () => {
+  const host = await asm('GET', '/api/v1/assets/hosts/11.22.33.6');
+  const rdp = host.json.risks.find((r: any) => r.port === 3389);
+  assert.ok(rdp, JSON.stringify(host.json.risks));
+  assert.deepEqual(Object.keys(rdp).sort(), ['categories', 'name', 'port', 'severity', 'title', 'transportProtocol', 'type']);
+  assert.equal(rdp.type, 'HOST_RISK');
+  assert.equal(rdp.transportProtocol, 'TCP');
+  assert.ok(['low', 'medium', 'high', 'critical'].includes(rdp.severity));
+  assert.ok(Array.isArray(rdp.categories));
+  const list = await asm('GET', '/api/v1/assets/hosts');
+  assert.deepEqual(list.json.assets.find((a: any) => a.assetId === '11.22.33.6').risks, host.json.risks);
 });
 
 test('the certificate they present, owned through the domain seed', async () => {
