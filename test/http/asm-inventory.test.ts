@@ -309,3 +309,43 @@ describe('the newest client and CLI request shapes', () => {
     assert.equal((await all({ workspaces: [ws], query: byId.json.result.query })).total, 1);
   });
 });
+
+describe('risks', () => {
+  test('open risk instances are searchable and aggregatable; resolved ones are not', async () => {
+    const base = {
+      identity: '',
+      assetType: 'HOST' as const,
+      context: {},
+      title: 't',
+      evidence: {},
+      cloud: null,
+      firstComputedAt: AT,
+      lastComputedAt: AT,
+    };
+    await s.rt.store.asmRisks.write(
+      W,
+      {
+        insert: [
+          { ...base, identity: 'a', typeId: 'service.database.mysql_exposed', assetId: hostDocs[1].ip, severity: 'high', status: 'open', resolvedAt: null },
+          { ...base, identity: 'b', typeId: 'tls.certificate.expired', assetId: hostDocs[1].ip, severity: 'high', status: 'open', resolvedAt: null },
+          { ...base, identity: 'c', typeId: 'service.database.mysql_exposed', assetId: hostDocs[2].ip, severity: 'high', status: 'resolved', resolvedAt: AT },
+        ],
+        update: [],
+      },
+      [],
+      AT,
+    );
+    assert.deepEqual((await all({ query: 'risks: service.database.mysql_exposed' })).hits.map((h) => h.asset_id), [hostDocs[1].ip]);
+    assert.equal((await all({ query: 'risks.name: "Expired certificate" and risks.severity: high' })).total, 1);
+    assert.equal((await all({ query: 'risks.categories: Certificates' })).total, 1);
+    const hit = (await all({ query: `host.ip: ${hostDocs[1].ip}` })).hits[0];
+    assert.deepEqual(hit.risks.map((r: any) => r.type).sort(), ['service.database.mysql_exposed', 'tls.certificate.expired']);
+    const agg = await asm('POST', '/api/inventory/v1/aggregate', { body: { aggregation: { term: { field: 'risks' } } } });
+    assert.deepEqual(agg.json.aggregation.term.buckets, [
+      { key: 'service.database.mysql_exposed', count: 1 },
+      { key: 'tls.certificate.expired', count: 1 },
+    ]);
+    // Another workspace's risks stay there.
+    assert.equal((await all({ query: 'risks: *' }, s.other.asmKey)).total, 0);
+  });
+});
