@@ -107,8 +107,13 @@ function cloudOf(doc: Doc): string | null {
   return typeof p === 'string' && p !== '' ? p : null;
 }
 
-function bucketsOfHost(doc: Doc): BucketEndpoint[] {
+/** Buckets a host shows: among its DNS and reverse-DNS names, in redirects and page bodies. */
+export function bucketsOfHostDoc(doc: Doc): BucketEndpoint[] {
   const out: BucketEndpoint[] = [];
+  for (const n of [...names(doc, 'dns.names'), ...names(doc, 'dns.reverse_dns.names')]) {
+    const b = bucketOfName(n);
+    if (b) out.push(b);
+  }
   for (const s of services(doc)) {
     if (!isHttp(s)) continue;
     for (const loc of headerValues(s as Parameters<typeof headerValues>[0], 'location')) out.push(...bucketsInText(loc));
@@ -120,14 +125,33 @@ function bucketsOfHost(doc: Doc): BucketEndpoint[] {
 
 const step = (type: TrailStep['type'], assetId: string, isSeed = false): TrailStep => ({ type, assetId, isSeed });
 
-/** Collects candidates for each asset and keeps the shortest trail (the first found on a tie). */
+/**
+ * Orders trails: shorter first, then by their text. Total and independent of the order candidates
+ * are found in, so a full and an incremental evaluation pick the same trail.
+ */
+export function compareTrails(a: readonly TrailStep[], b: readonly TrailStep[]): number {
+  if (a.length !== b.length) return a.length - b.length;
+  const x = trailText(a);
+  const y = trailText(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function trailText(t: readonly TrailStep[]): string {
+  return t.map((s) => `${s.type}\u0000${s.assetId}\u0000${s.isSeed ? 1 : 0}`).join('\u0001');
+}
+
+function shortest(trails: readonly (readonly TrailStep[])[]): readonly TrailStep[] {
+  return [...trails].sort(compareTrails)[0];
+}
+
+/** Collects candidates for each asset and keeps the one with the first trail in compareTrails order. */
 class Collector {
   readonly assets = new Map<string, ComputedAsset>();
 
   offer(asset: ComputedAsset): void {
     const key = assetKey(asset.type, asset.assetId);
     const prev = this.assets.get(key);
-    if (!prev || asset.trail.length < prev.trail.length) this.assets.set(key, asset);
+    if (!prev || compareTrails(asset.trail, prev.trail) < 0) this.assets.set(key, asset);
   }
 
   trailOf(type: AssetType, id: string): readonly TrailStep[] | undefined {
@@ -140,33 +164,56 @@ function nameTrail(domain: string, name: string): TrailStep[] {
   return name === domain ? [step('DOMAIN_NAME', domain, true)] : [step('DOMAIN_NAME', domain, true), step('DOMAIN_NAME', name)];
 }
 
-export async function computeAssets(seeds: readonly Seed[], index: DiscoveryIndex): Promise<Map<string, ComputedAsset>> {
+/** What an evaluation found, with what an incremental one needs besides the assets. */
+export interface Computation {
+  readonly assets: Map<string, ComputedAsset>;
+  /** Hosts that gave the workspace a name (DNS or reverse DNS) without being in it themselves. */
+  readonly nameHosts: Set<string>;
+}
+
+/**
+ * The universe: which documents to look at. Absent, every document the seeds select (a full
+ * evaluation); given, only those (an incremental one — see incremental.ts for which of the
+ * results are then exact).
+ */
+export interface Universe {
+  readonly hosts: Iterable<string>;
+  readonly certs: Iterable<string>;
+}
+
+export async function computeAssets(seeds: readonly Seed[], index: DiscoveryIndex, universe?: Universe): Promise<Computation> {
   const scope = seedScope(seeds);
   const out = new Collector();
+  const nameHosts = new Set<string>();
 
-  // 1. Hosts by address: IP, CIDR and ASN seeds.
   const hostIds = new Set<string>();
-  for (const s of seeds) {
-    if (s.type === 'IP_ADDRESS' || s.type === 'CIDR') for (const id of index.ids('hosts', index.addressQuery(s.value))) hostIds.add(id);
-    else if (s.type === 'ASN') for (const id of index.ids('hosts', index.asnQuery(Number(s.value)))) hostIds.add(id);
-  }
-  // 2. Hosts and certificates by name: domain seeds.
   const certIds = new Set<string>();
-  for (const d of scope.domains) {
-    for (const id of index.ids('hosts', index.hostNamesQuery(d))) hostIds.add(id);
-    for (const id of index.ids('certificates', index.certNamesQuery(d))) certIds.add(id);
+  if (universe) {
+    for (const h of universe.hosts) hostIds.add(h);
+    for (const c of universe.certs) certIds.add(c);
+  } else {
+    // 1. Hosts by address: IP, CIDR and ASN seeds.
+    for (const s of seeds) {
+      if (s.type === 'IP_ADDRESS' || s.type === 'CIDR') for (const id of index.ids('hosts', index.addressQuery(s.value))) hostIds.add(id);
+      else if (s.type === 'ASN') for (const id of index.ids('hosts', index.asnQuery(Number(s.value)))) hostIds.add(id);
+    }
+    // 2. Hosts and certificates by name: domain seeds.
+    for (const d of scope.domains) {
+      for (const id of index.ids('hosts', index.hostNamesQuery(d))) hostIds.add(id);
+      for (const id of index.ids('certificates', index.certNamesQuery(d))) certIds.add(id);
+    }
   }
   const hosts = await index.documents('hosts', [...hostIds]);
 
   // Subdomains, with the hosts resolving to them; names seen only in reverse DNS resolve to none.
-  const subdomains = new Map<string, { domain: string; resolvedHosts: Set<string> }>();
-  const addName = (name: string, ip?: string) => {
+  const subdomains = new Map<string, { domain: string; resolvedHosts: Set<string>; reverseHosts: Set<string> }>();
+  const addName = (name: string, ip?: string, reverse = false) => {
     const domain = domainOf(scope, name);
     if (!domain) return undefined;
     if (name !== domain) {
       let sub = subdomains.get(name);
-      if (!sub) subdomains.set(name, (sub = { domain, resolvedHosts: new Set() }));
-      if (ip) sub.resolvedHosts.add(ip);
+      if (!sub) subdomains.set(name, (sub = { domain, resolvedHosts: new Set(), reverseHosts: new Set() }));
+      if (ip) (reverse ? sub.reverseHosts : sub.resolvedHosts).add(ip);
     }
     return domain;
   };
@@ -185,17 +232,16 @@ export async function computeAssets(seeds: readonly Seed[], index: DiscoveryInde
         trails.push(nameTrail(d, n));
       }
     }
-    for (const n of names(doc, 'dns.reverse_dns.names')) addName(n);
+    for (const n of names(doc, 'dns.reverse_dns.names')) if (addName(n, ip, true)) nameHosts.add(ip);
     // A host named only by reverse DNS is not one the names resolve to.
     if (trails.length === 0) continue;
-    trails.sort((a, b) => a.length - b.length);
     hostNamesInScope.set(ip, inScope);
     out.offer({
       type: 'HOST',
       assetId: ip,
       isSeed: scope.ipSeeds.has(ip),
       source: scope.ipSeeds.has(ip) ? 'Seed' : 'CENSYS_SCAN',
-      trail: trails[0],
+      trail: shortest(trails),
       cloud: cloudOf(doc),
       data: { ports: hostPorts(doc), names: dnsNames },
     });
@@ -229,13 +275,12 @@ export async function computeAssets(seeds: readonly Seed[], index: DiscoveryInde
       if (d) trails.push(nameTrail(d, clean));
     }
     if (trails.length === 0) continue;
-    trails.sort((a, b) => a.length - b.length);
     out.offer({
       type: 'CERT',
       assetId: fp,
       isSeed: false,
       source: 'CENSYS_SCAN',
-      trail: trails[0],
+      trail: shortest(trails),
       cloud: null,
       data: { hosts: presenters.get(fp) ?? [], names: certNameList },
     });
@@ -254,7 +299,7 @@ export async function computeAssets(seeds: readonly Seed[], index: DiscoveryInde
       source: 'CENSYS_SCAN',
       trail: [step('DOMAIN_NAME', s.domain, true)],
       cloud: null,
-      data: { domain: s.domain, resolvedHosts: sorted(s.resolvedHosts) },
+      data: { domain: s.domain, resolvedHosts: sorted(s.resolvedHosts), ...(s.reverseHosts.size > 0 ? { reverseHosts: sorted(s.reverseHosts) } : {}) },
     });
   }
 
@@ -291,33 +336,46 @@ export async function computeAssets(seeds: readonly Seed[], index: DiscoveryInde
     });
   }
 
-  // 6. Storage buckets.
-  const bucketOffer = (b: BucketEndpoint, trail: readonly TrailStep[]) =>
-    out.offer({
-      type: 'STORAGE_BUCKET',
-      assetId: b.url,
-      isSeed: false,
-      source: 'CENSYS_SCAN',
-      trail,
-      cloud: b.provider,
-      data: { provider: b.provider, bucket: b.bucket, ...(b.accountId ? { accountId: b.accountId } : {}) },
-    });
+  // 6. Storage buckets, each with the workspace assets it was seen on (`seenOn`).
+  const buckets = new Map<string, { endpoint: BucketEndpoint; sources: Map<string, readonly TrailStep[]> }>();
+  const seen = (b: BucketEndpoint, source: string, trail: readonly TrailStep[]) => {
+    let entry = buckets.get(b.url);
+    if (!entry) buckets.set(b.url, (entry = { endpoint: b, sources: new Map() }));
+    entry.sources.set(source, trail);
+  };
   for (const ip of hostNamesInScope.keys()) {
     const doc = hosts.get(ip)!;
     const trail = [...out.trailOf('HOST', ip)!, step('IP_ADDRESS', ip)];
-    for (const n of [...names(doc, 'dns.names'), ...names(doc, 'dns.reverse_dns.names')]) {
-      const b = bucketOfName(n);
-      if (b) bucketOffer(b, trail);
-    }
-    for (const b of bucketsOfHost(doc)) bucketOffer(b, trail);
+    for (const b of bucketsOfHostDoc(doc)) seen(b, ip, trail);
   }
   for (const a of [...out.assets.values()].filter((x) => x.type === 'CERT')) {
-    for (const n of (a.data.names as string[]) ?? []) {
-      const b = bucketOfName(n);
-      if (b) bucketOffer(b, [...a.trail, step('CERT_SHA_256', a.assetId)]);
-    }
+    for (const b of bucketsOfCert(a.data)) seen(b, a.assetId, [...a.trail, step('CERT_SHA_256', a.assetId)]);
   }
-  return out.assets;
+  for (const { endpoint, sources } of buckets.values()) out.offer(bucketAsset(endpoint, sources));
+  return { assets: out.assets, nameHosts };
 }
 
 
+
+/** Buckets among a certificate asset's names. */
+export function bucketsOfCert(data: Readonly<Record<string, unknown>>): BucketEndpoint[] {
+  const out: BucketEndpoint[] = [];
+  for (const n of Array.isArray(data.names) ? (data.names as string[]) : []) {
+    const b = bucketOfName(n);
+    if (b) out.push(b);
+  }
+  return out;
+}
+
+/** A bucket asset from every source (host IP or certificate SHA-256) it was seen on, with that source's trail. */
+export function bucketAsset(b: BucketEndpoint, sources: ReadonlyMap<string, readonly TrailStep[]>): ComputedAsset {
+  return {
+    type: 'STORAGE_BUCKET',
+    assetId: b.url,
+    isSeed: false,
+    source: 'CENSYS_SCAN',
+    trail: shortest([...sources.values()]),
+    cloud: b.provider,
+    data: { provider: b.provider, bucket: b.bucket, ...(b.accountId ? { accountId: b.accountId } : {}), seenOn: sorted(sources.keys()) },
+  };
+}

@@ -59,6 +59,27 @@ export class DiscoveryIndex {
     return { kind: 'or', children: names.map((n) => this.#field('hosts', 'dns.names', { op: 'eq', value: n, caseSensitive: false })) };
   }
 
+  /** Hosts with `name` exactly among their DNS or reverse-DNS names. */
+  hostsNamedExactlyQuery(name: string): ResolvedQuery {
+    return {
+      kind: 'or',
+      children: ['dns.names', 'dns.reverse_dns.names'].map((p) => this.#field('hosts', p, { op: 'eq', value: name, caseSensitive: false })),
+    };
+  }
+
+  /** Certificates naming `name` itself or with a wildcard one label up (`*.name`'s sibling form `*.<name>`). */
+  certsNamingQuery(name: string): ResolvedQuery {
+    return {
+      kind: 'or',
+      children: [name, `*.${name}`].map((n) => this.#field('certificates', 'names', { op: 'eq', value: n, caseSensitive: false })),
+    };
+  }
+
+  /** Hosts presenting the certificate `sha256` on some service. */
+  presentersQuery(sha256: string): ResolvedQuery {
+    return this.#field('hosts', 'services.certificate', { op: 'eq', value: sha256, caseSensitive: false });
+  }
+
   #nameUnder(index: IndexName, path: string, domain: string): ResolvedQuery[] {
     // Seed domains are validated names: no `*` or `?` that the glob would read as wildcards.
     return [

@@ -137,7 +137,7 @@ describe('discovery', () => {
     const web = await w.store.asmAssets.get('w1', 'WEB_ENTITY', '10.0.0.1:443');
     assert.deepEqual(web?.data, { name: '10.0.0.1', port: 443, hosts: ['10.0.0.1'], scheme: 'https' });
     const bucket = await w.store.asmAssets.get('w1', 'STORAGE_BUCKET', 'https://storage.googleapis.com/acme-backups');
-    assert.deepEqual(bucket?.data, { provider: 'Google Cloud', bucket: 'acme-backups' });
+    assert.deepEqual(bucket?.data, { provider: 'Google Cloud', bucket: 'acme-backups', seenOn: ['10.0.0.2'] });
     assert.equal(bucket?.cloud, 'Google Cloud');
   });
 
@@ -152,7 +152,7 @@ describe('discovery', () => {
     assert.deepEqual([domain?.isSeed, domain?.source, domain?.trail], [true, 'Seed', []]);
     assert.deepEqual(domain?.data, { subdomains: ['api.example.com', 'mail.example.com', 'shop.example.com', 'www.example.com'] });
     assert.deepEqual((await w.store.asmAssets.get('w1', 'SUBDOMAIN', 'www.example.com'))?.data, { domain: 'example.com', resolvedHosts: ['192.0.2.10'] });
-    assert.deepEqual((await w.store.asmAssets.get('w1', 'SUBDOMAIN', 'mail.example.com'))?.data, { domain: 'example.com', resolvedHosts: [] });
+    assert.deepEqual((await w.store.asmAssets.get('w1', 'SUBDOMAIN', 'mail.example.com'))?.data, { domain: 'example.com', resolvedHosts: [], reverseHosts: ['192.0.2.20'] });
     assert.deepEqual((await w.store.asmAssets.get('w1', 'HOST', '192.0.2.10'))?.trail, [
       { type: 'DOMAIN_NAME', assetId: 'example.com', isSeed: true },
       { type: 'DOMAIN_NAME', assetId: 'www.example.com', isSeed: false },
@@ -290,5 +290,71 @@ describe('discovery', () => {
     assert.equal(next.upserted, 0);
     const all = await events(w, 'w1');
     assert.equal(all.filter((e) => e.type === 'HOST' && e.operation === 'ASSOCIATE').length, 2);
+  });
+
+  it('updates incrementally to exactly what a full evaluation finds, on random changes', async () => {
+    // A small random world under two seeds; documents change in random batches and after each
+    // one the stored assets must equal a fresh full evaluation's, for every family.
+    // mulberry32: a seeded generator whose low bits are as random as its high ones.
+    let state = 12345;
+    const rnd = (n: number) => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+    };
+    const pick = <T,>(xs: readonly T[]): T => xs[rnd(xs.length)];
+    const NAMES = ['a.example.com', 'b.example.com', 'c.b.example.com', 'example.com', 'x.other.org', 'assets-1.s3.amazonaws.com', 'shop.example.com'];
+    const CERT_IDS = ['1', '2', '3', '4', '5'].map((c) => c.repeat(64));
+    const IPS = ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.1.1', '192.0.2.10', '192.0.2.11', '198.51.100.1', '198.51.100.2'];
+    const randomHost = (ip: string): Record<string, unknown> => {
+      const services = Array.from({ length: rnd(3) }, () => {
+        const port = pick([80, 443, 8443, 22]);
+        const svc: Record<string, unknown> = { port, service_name: port === 22 ? 'SSH' : 'HTTP', transport_protocol: 'TCP' };
+        if (port !== 22 && rnd(2)) svc.certificate = pick(CERT_IDS);
+        if (port === 80 && rnd(3) === 0) svc.http = { response: { headers: { Location: ['https://storage.googleapis.com/bkt-' + rnd(2) + '/x'] } } };
+        return svc;
+      });
+      const unique = new Map(services.map((x) => [x.port, x]));
+      return {
+        ip,
+        ...(rnd(3) ? { dns: { names: Array.from({ length: rnd(3) }, () => pick(NAMES)), ...(rnd(2) ? { reverse_dns: { names: [pick(NAMES)] } } : {}) } } : {}),
+        autonomous_system: { asn: pick([64500, 64501]) },
+        services: [...unique.values()],
+      };
+    };
+    const randomCert = (fp: string) => ({ fingerprint_sha256: fp, names: Array.from({ length: rnd(3) }, () => pick([...NAMES, '*.b.example.com'])) });
+
+    const ws = await w.store.users.createWorkspace('random');
+    // A fresh world (the crafted documents are replaced by random ones).
+    await w.indexer.put('hosts', IPS.map((ip) => ({ id: ip, doc: randomHost(ip), observedAt: T0 })));
+    await w.indexer.put('certificates', CERT_IDS.map((fp) => ({ id: fp, doc: randomCert(fp), observedAt: T0 })));
+    await addSeeds(w, ws.id, [{ type: 'CIDR', value: '10.0.0.0/24' }, { type: 'DOMAIN_NAME', value: 'example.com' }, { type: 'ASN', value: '64501' }]);
+
+    const snapshot = async () => {
+      const out: Record<string, unknown> = {};
+      for (const type of ['HOST', 'CERT', 'DOMAIN', 'SUBDOMAIN', 'WEB_ENTITY', 'STORAGE_BUCKET'] as const) {
+        for (const a of (await w.store.asmAssets.list(ws.id, type, { offset: 0, limit: 10_000 })).items) {
+          out[`${type} ${a.assetId}`] = { trail: a.trail, data: a.data, cloud: a.cloud, isSeed: a.isSeed, source: a.source };
+        }
+      }
+      return out;
+    };
+    for (let round = 0; round < 120; round++) {
+      const t = new Date(Date.parse(T0) + (round + 1) * 60_000).toISOString();
+      if (rnd(3) === 0) {
+        const fps = [...new Set([pick(CERT_IDS), pick(CERT_IDS)])];
+        await w.indexer.put('certificates', fps.map((fp) => ({ id: fp, doc: randomCert(fp), observedAt: t })));
+      } else {
+        const ips = [...new Set([pick(IPS), pick(IPS), pick(IPS)].slice(0, 1 + rnd(3)))];
+        await w.indexer.put('hosts', ips.map((ip) => ({ id: ip, doc: randomHost(ip), observedAt: t })));
+      }
+      const incremental = await snapshot();
+      const before = (await events(w, ws.id)).length;
+      const full = await w.discovery.evaluate(ws.id);
+      assert.deepEqual(await snapshot(), incremental, `round ${round}: a full evaluation changed nothing`);
+      assert.equal(full.upserted + full.removed, 0, `round ${round}`);
+      assert.equal((await events(w, ws.id)).length, before);
+    }
   });
 });

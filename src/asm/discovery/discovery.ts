@@ -16,7 +16,8 @@ import type { Seed } from '../../store/store.ts';
 import type { AsmContext } from '../asm-context.ts';
 import type { AssetsChange } from '../assets-changed.ts';
 import { computeAssets, hostPorts } from './compute-assets.ts';
-import { diffAssets } from './diff-assets.ts';
+import { diffAssets, type AssetDiff } from './diff-assets.ts';
+import { computeIncremental } from './incremental.ts';
 import { DiscoveryIndex, type Doc } from './discovery-index.ts';
 import { addressTrail, cleanName, domainOf, isEmptyScope, seedScope, type SeedScope } from './seed-scope.ts';
 
@@ -32,6 +33,8 @@ interface Watch {
   /** Asset ids discovery holds, so a changed document that used to matter is noticed. */
   readonly hosts: Set<string>;
   readonly certs: Set<string>;
+  /** Hosts that only lend the workspace a reverse-DNS name. */
+  readonly nameHosts: Set<string>;
 }
 
 const ALL = { offset: 0, limit: 1_000_000_000 };
@@ -137,30 +140,53 @@ export class Discovery {
       scope: seedScope(seeds),
       hosts: new Set(await this.#asm.store.asmAssets.ids(workspaceId, 'HOST')),
       certs: new Set(await this.#asm.store.asmAssets.ids(workspaceId, 'CERT')),
+      nameHosts: new Set(
+        (await this.#asm.store.asmAssets.list(workspaceId, 'SUBDOMAIN', ALL)).items.flatMap((s) =>
+          Array.isArray(s.data.reverseHosts) ? (s.data.reverseHosts as string[]) : [],
+        ),
+      ),
     };
   }
 
   async #evaluateNow(workspaceId: string, touchedDocs?: { hosts: readonly string[]; certs: readonly string[] }): Promise<EvaluationResult> {
     const store = this.#asm.store;
     const seeds = await store.seeds.list(workspaceId);
-    const computed = await computeAssets(seeds, this.#index);
-    const stored: Asset[] = [];
-    for (const type of ASSET_TYPES) stored.push(...(await store.asmAssets.list(workspaceId, type, ALL)).items);
     const now = this.#asm.now().toISOString();
-    const diff = diffAssets(workspaceId, stored, computed, now);
+    let diff: AssetDiff;
+    let computedHosts: Iterable<string>;
+    let computedCerts: Iterable<string>;
+    let nameHosts: Set<string>;
+    if (touchedDocs) {
+      // Only what the changed documents can affect (incremental.ts).
+      const inc = await computeIncremental(workspaceId, seeds, this.#index, store.asmAssets, touchedDocs);
+      diff = diffAssets(workspaceId, inc.stored, inc.computed, now);
+      const watch = this.#watches?.get(workspaceId);
+      const hosts = new Set(watch?.hosts ?? []);
+      const certs = new Set(watch?.certs ?? []);
+      for (const a of inc.stored) (a.type === 'HOST' ? hosts : a.type === 'CERT' ? certs : undefined)?.delete(a.assetId);
+      for (const a of inc.computed.values()) (a.type === 'HOST' ? hosts : a.type === 'CERT' ? certs : undefined)?.add(a.assetId);
+      computedHosts = hosts;
+      computedCerts = certs;
+      nameHosts = new Set([...(watch?.nameHosts ?? []), ...inc.nameHosts]);
+    } else {
+      const full = await computeAssets(seeds, this.#index);
+      const stored: Asset[] = [];
+      for (const type of ASSET_TYPES) stored.push(...(await store.asmAssets.list(workspaceId, type, ALL)).items);
+      diff = diffAssets(workspaceId, stored, full.assets, now);
+      const values = [...full.assets.values()];
+      computedHosts = values.filter((a) => a.type === 'HOST').map((a) => a.assetId);
+      computedCerts = values.filter((a) => a.type === 'CERT').map((a) => a.assetId);
+      nameHosts = full.nameHosts;
+    }
     if (diff.upsert.length > 0 || diff.remove.length > 0) await store.asmAssets.apply(workspaceId, diff, diff.events);
 
     // Keep the watch current without re-reading the store.
     const scope = seedScope(seeds);
-    const hosts = new Set<string>();
-    const certs = new Set<string>();
-    for (const c of computed.values()) {
-      if (c.type === 'HOST') hosts.add(c.assetId);
-      else if (c.type === 'CERT') certs.add(c.assetId);
-    }
+    const hosts = new Set(computedHosts);
+    const certs = new Set(computedCerts);
     if (this.#watches) {
       if (isEmptyScope(scope)) this.#watches.delete(workspaceId);
-      else this.#watches.set(workspaceId, { scope, hosts, certs });
+      else this.#watches.set(workspaceId, { scope, hosts, certs, nameHosts });
     }
 
     const upsertedKeys = new Set(diff.upsert.map((a) => `${a.type}\u0000${a.assetId}`));
@@ -178,7 +204,7 @@ export class Discovery {
 }
 
 function hostMatters(watch: Watch, ip: string, doc: Doc | undefined): boolean {
-  if (watch.hosts.has(ip)) return true;
+  if (watch.hosts.has(ip) || watch.nameHosts.has(ip)) return true;
   const asn = (doc?.autonomous_system as { asn?: unknown } | undefined)?.asn;
   if (addressTrail(watch.scope, ip, typeof asn === 'number' ? asn : undefined)) return true;
   if (!doc || watch.scope.domains.length === 0) return false;
