@@ -130,6 +130,11 @@ export interface EnginePersistence {
   readonly opened: boolean;
   /** Writes the current state as new segments and drops the journals they cover. */
   checkpoint(): CheckpointInfo;
+  /** Called when a damaged segment was met: the engine is empty and answers nothing until rebuilt(). */
+  onCorrupt(listener: (err: Error) => void): void;
+  /** Ids journaled since the engine was emptied after damage (refreshed last by the rebuild). */
+  journaledSinceBroken(): ReadonlyMap<IndexName, readonly string[]>;
+  rebuilt(): void;
 }
 
 /**

@@ -225,6 +225,7 @@ export class Indexer {
     const started = performance.now();
     const p = this.ctx.engine.persistence;
     if (p) {
+      p.onCorrupt((err) => void this.recover(p, err));
       const opened = p.open();
       if (opened.loaded) {
         let replayed = 0;
@@ -242,6 +243,24 @@ export class Indexer {
     }
     await this.loadAll(onProgress);
     return { mode: 'store', documents: this.size(), replayed: 0, ms: performance.now() - started };
+  }
+
+  /**
+   * After a damaged segment block emptied the engine: load the whole store again, refresh what
+   * was written meanwhile, and checkpoint. Queries fail until the load is done (the engine says
+   * why) instead of answering from a partial index.
+   */
+  private async recover(p: EnginePersistence, cause: Error): Promise<void> {
+    try {
+      await this.loadAll();
+      // Written during the load: the scan may have read these before their write.
+      const written = p.journaledSinceBroken();
+      p.rebuilt();
+      for (const index of ['certificates', 'hosts'] as const) await this.refresh(index, written.get(index) ?? []);
+      p.checkpoint();
+    } catch (err) {
+      this.onListenerError(new Error(`rebuilding the search index after ${cause.message} failed: ${(err as Error).message}`));
+    }
   }
 
   private size(): number {

@@ -177,6 +177,40 @@ describe('engine segments', () => {
     }
   });
 
+  it('a damaged block, found when it is first decoded, empties the engine and drops the manifest instead of answering', () => {
+    const dir = tempDir();
+    try {
+      const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+      a.persistence!.open();
+      for (let i = 1; i <= 200; i++) a.upsert('hosts', `10.0.${i >> 8}.${i & 255}`, hostDoc(`10.0.${i >> 8}.${i & 255}`, i % 2 ? 'SSH' : 'HTTP'));
+      a.persistence!.checkpoint();
+      // A byte in the block area (after the header, before the eager section that ends the file).
+      const file = join(dir, segmentFiles(dir).find((f) => f.startsWith('hosts'))!);
+      const b = readFileSync(file);
+      const eager = b.readUInt32LE(24);
+      b[32 + Math.floor((b.length - 32 - eager) / 2)] ^= 0x5a;
+      writeFileSync(file, b);
+      const c = new EmbeddedEngine(fixtureCatalogues, { dir });
+      const r = c.persistence!.open();
+      assert.ok(r.loaded, 'the eager section is intact: opening succeeds');
+      let seen: unknown;
+      c.persistence!.onCorrupt((err) => (seen = err));
+      // A checkpoint copies every undecoded block and checks it.
+      assert.throws(() => c.persistence!.checkpoint(), /checksum/);
+      assert.ok(seen, 'listeners are told');
+      assert.equal(c.size('hosts'), 0);
+      assert.throws(() => c.search('hosts', { query: all, limit: 1 }), /being rebuilt/);
+      assert.ok(!readdirSync(dir).includes('manifest.json'), 'a restart rebuilds from the store');
+      // Rebuilt by the caller, it serves and checkpoints again.
+      c.upsert('hosts', '10.0.0.1', hostDoc('10.0.0.1', 'SSH'));
+      c.persistence!.rebuilt();
+      c.persistence!.checkpoint();
+      assert.equal(reopen(dir).search('hosts', { query: all, limit: 1 }).total, 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses segments written for another catalogue', () => {
     const dir = tempDir();
     try {

@@ -21,6 +21,7 @@ import { Evaluator } from './evaluate.ts';
 import { IndexData, type CompactionPolicy } from './index-data.ts';
 import { searchPage, type PageStrategy } from './search-page.ts';
 import { EngineDirectory, indexingFingerprint, restoreSegment } from './engine-directory.ts';
+import { CorruptSegmentError } from './segment-codec.ts';
 
 export interface EmbeddedEngineOptions {
   /** Force one aggregation strategy (tests exercise both); default picks by cardinality. */
@@ -32,6 +33,9 @@ export interface EmbeddedEngineOptions {
   /** Keep segments and journals in this directory (`<data-dir>/engine`); in memory only without. */
   readonly dir?: string;
 }
+
+/** Queries while the engine rebuilds after meeting a damaged segment. */
+export class EngineUnavailableError extends Error {}
 
 export class EmbeddedEngine implements SearchEngine {
   readonly name = 'embedded';
@@ -46,13 +50,30 @@ export class EmbeddedEngine implements SearchEngine {
     this.persistence = options.dir === undefined ? undefined : new EngineDirectory(options.dir, indexingFingerprint(catalogues), this.data, fresh);
   }
 
+  /** Runs `f`; a damaged segment block met on the way empties the engine for a rebuild (see EngineDirectory.corrupted). */
+  private guarded<T>(f: () => T): T {
+    const p = this.persistence;
+    if (!p) return f();
+    try {
+      return f();
+    } catch (err) {
+      if (err instanceof CorruptSegmentError) p.corrupted(err);
+      throw err;
+    }
+  }
+
+  private available(): void {
+    const broken = this.persistence?.broken;
+    if (broken) throw new EngineUnavailableError(`the search index is being rebuilt from the store (${broken.message})`);
+  }
+
   upsert(index: IndexName, id: string, doc: Doc): void {
-    this.data[index].upsert(id, doc);
+    this.guarded(() => this.data[index].upsert(id, doc));
     if (this.persistence) this.persistence.dirty = true;
   }
 
   remove(index: IndexName, id: string): void {
-    this.data[index].remove(id);
+    this.guarded(() => this.data[index].remove(id));
     if (this.persistence) this.persistence.dirty = true;
   }
 
@@ -61,16 +82,22 @@ export class EmbeddedEngine implements SearchEngine {
   }
 
   search(index: IndexName, request: SearchRequest): SearchResult {
-    const data = this.data[index];
-    const match = new Evaluator(data).docs(request.query);
-    return searchPage(data, this.catalogues[index], match, request, this.options.pageStrategy ?? 'auto');
+    this.available();
+    return this.guarded(() => {
+      const data = this.data[index];
+      const match = new Evaluator(data).docs(request.query);
+      return searchPage(data, this.catalogues[index], match, request, this.options.pageStrategy ?? 'auto');
+    });
   }
 
   aggregate(index: IndexName, request: AggregateRequest): AggregateResult {
-    const data = this.data[index];
-    const match = new Evaluator(data).docs(request.query);
-    const field = this.catalogues[index].get(request.field);
-    return aggregateField(data, match, field, request.numBuckets, this.options.aggregateStrategy ?? 'auto');
+    this.available();
+    return this.guarded(() => {
+      const data = this.data[index];
+      const match = new Evaluator(data).docs(request.query);
+      const field = this.catalogues[index].get(request.field);
+      return aggregateField(data, match, field, request.numBuckets, this.options.aggregateStrategy ?? 'auto');
+    });
   }
 
   /** Loads one segment file into an empty index (tools and the format fixture; serving opens through `persistence`). */

@@ -140,6 +140,7 @@ export function restoreSegment(data: IndexData, file: string, expect?: { formatV
     }
     // Each structure decodes the layouts of every version up to the current one.
     data.restore(r);
+    if (!r.atEnd) throw new CorruptSegmentError(`${file}: bytes left after the index`);
   } catch (err) {
     const fd = r.close();
     if (fd !== undefined) closeSync(fd);
@@ -163,6 +164,11 @@ export class EngineDirectory implements EnginePersistence {
   private readonly segmentFds: number[] = [];
   /** Set by the engine on every change; a checkpoint at close is skipped when nothing changed. */
   dirty = false;
+  /** Set when a damaged block was met: the engine was emptied and waits for a rebuild from the store. */
+  broken: Error | undefined;
+  /** Ids journaled since the engine was emptied (the rebuild's scan may have read them before their write). */
+  private sinceBroken: Record<IndexName, Set<string>> | undefined;
+  private readonly corruptListeners: ((err: Error) => void)[] = [];
 
   constructor(
     readonly dir: string,
@@ -188,6 +194,7 @@ export class EngineDirectory implements EnginePersistence {
   journal(index: IndexName, ids: readonly string[]): void {
     if (ids.length === 0) return;
     this.appendJournal(index, ids);
+    if (this.sinceBroken) for (const id of ids) this.sinceBroken[index].add(id);
     const m = this.unapplied[index];
     for (const id of ids) m.set(id, (m.get(id) ?? 0) + 1);
     this.pending += ids.length;
@@ -255,7 +262,50 @@ export class EngineDirectory implements EnginePersistence {
     return { loaded: true, tail: out, documents, ms: performance.now() - started };
   }
 
+  onCorrupt(listener: (err: Error) => void): void {
+    this.corruptListeners.push(listener);
+  }
+
+  /**
+   * A block failed its checksum while being decoded: the segments cannot be trusted. The
+   * manifest is removed (a restart rebuilds from the store), the engine is emptied, queries
+   * fail until rebuilt() is called, and the listeners (the Indexer) rebuild from the store.
+   */
+  corrupted(err: Error): void {
+    if (this.broken) return;
+    this.broken = err;
+    this.sinceBroken = { hosts: new Set(), certificates: new Set() };
+    rmSync(join(this.dir, MANIFEST_FILE), { force: true });
+    this.manifest = undefined;
+    for (const index of INDEXES) this.data[index] = this.fresh(index);
+    for (const fd of this.segmentFds.splice(0)) closeSync(fd);
+    for (const l of this.corruptListeners) l(err);
+  }
+
+  /** The ids journaled since the engine was emptied, for the rebuild to refresh last. */
+  journaledSinceBroken(): Map<IndexName, string[]> {
+    const out = new Map<IndexName, string[]>();
+    if (this.sinceBroken) for (const index of INDEXES) out.set(index, [...this.sinceBroken[index]]);
+    return out;
+  }
+
+  /** The rebuild from the store is complete: queries are answered again. */
+  rebuilt(): void {
+    this.broken = undefined;
+    this.sinceBroken = undefined;
+  }
+
   checkpoint(): CheckpointInfo {
+    try {
+      return this.write();
+    } catch (err) {
+      // Copying a block checks its checksum: damage found here is handled as in a query.
+      if (err instanceof CorruptSegmentError) this.corrupted(err);
+      throw err;
+    }
+  }
+
+  private write(): CheckpointInfo {
     if (!this.opened) throw new Error('checkpoint before open(): the engine does not hold the whole store');
     const started = performance.now();
     this.ensureDir();

@@ -1,10 +1,11 @@
 /**
  * The binary layout of a segment file (docs/ARCHITECTURE.md, "Engine segments"): a 32-byte
- * header — magic, format version, body length, CRC-32 of the body, CRC-32 of the header — then
- * the body, a sequence of little-endian primitives written by the index structures themselves.
- * The body is streamed to the file through a small buffer (a segment of a large index does not
- * fit one Buffer) and read back the same way; the reader first checks the CRC over the whole
- * body, because decoding corrupt posting lists could crash the native bitmap library.
+ * header, then little-endian primitives written by the index structures themselves. Since
+ * format 3 the file is a block area — slots and term tables, each with its own CRC-32, decoded
+ * on first use — followed by the eager section (everything else, with the blocks' offsets),
+ * which is read and checksummed as a whole at open: nothing is decoded before its checksum
+ * matched, because decoding corrupt posting lists could crash the native bitmap library.
+ * Formats 1 and 2 (one checksum over the whole body, blocks inline) are still read.
  */
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
@@ -14,9 +15,11 @@ export const SEGMENT_MAGIC = 'PSCPSEG\0';
 /**
  * Bump on any change of the body layout, and keep every released version readable (the
  * fixtures in test/fixtures/engine/ prove it). 1: everything inline. 2: each slot and each
- * full-text term table is a length-prefixed block, decoded on first use.
+ * full-text term table is a length-prefixed block, decoded on first use. 3: blocks in a block
+ * area with their own checksums, the eager section last with its own checksum, so opening
+ * reads and checks only the eager section.
  */
-export const SEGMENT_FORMAT_VERSION = 2;
+export const SEGMENT_FORMAT_VERSION = 3;
 export const HEADER_BYTES = 32;
 
 export class CorruptSegmentError extends Error {}
@@ -37,6 +40,8 @@ export interface BlockRef {
   readonly offset: number;
   readonly length: number;
   readonly version: number;
+  /** CRC-32 of the block (format 3+; older files were checked whole at open). */
+  readonly crc?: number;
 }
 
 /** The bytes of a block, read from its file. */
@@ -48,45 +53,67 @@ export function readBlock(ref: BlockRef): Buffer {
     if (k <= 0) throw new CorruptSegmentError('segment block truncated');
     got += k;
   }
+  if (ref.crc !== undefined && (crc32(out) >>> 0) !== ref.crc) throw new CorruptSegmentError('segment block checksum mismatch');
   return out;
 }
 
 export class SegmentWriter {
-  private buf: Buffer;
+  private buf: Buffer = Buffer.allocUnsafe(64 << 10);
   private pos = 0;
-  private crc = 0;
-  private written = 0;
-  /** In-memory writers (blocks) keep their output here. */
+  /** The eager bytes written so far (flushed chunks of buf). */
   private readonly kept: Buffer[] = [];
+  /** File offset of the next block (file writers). */
+  private blockOffset = HEADER_BYTES;
 
-  /** Writes to `fd` from offset HEADER_BYTES (finish() writes the header), or to memory without one (see block()). */
-  constructor(private readonly fd?: number) {
-    this.buf = Buffer.allocUnsafe(fd === undefined ? 64 << 10 : BUFFER_BYTES);
-  }
+  /**
+   * With `fd`, a segment file: blocks go to the block area as they come, the eager section is
+   * kept in memory and written after them by finish(). Without, the inside of one block.
+   */
+  constructor(private readonly fd?: number) {}
 
   private flush(): void {
     if (this.pos === 0) return;
-    const chunk = this.buf.subarray(0, this.pos);
-    if (this.fd === undefined) {
-      this.kept.push(Buffer.from(chunk));
-      this.pos = 0;
-      return;
-    }
-    this.crc = crc32(chunk, this.crc);
-    this.writeRaw(chunk);
+    this.kept.push(Buffer.from(this.buf.subarray(0, this.pos)));
     this.pos = 0;
   }
 
-  private writeRaw(b: Uint8Array): void {
-    let off = 0;
-    while (off < b.length) off += writeSync(this.fd!, b, off, b.length - off, HEADER_BYTES + this.written + off);
-    this.written += b.length;
+  private room(n: number): void {
+    if (this.pos + n > this.buf.length) this.flush();
   }
 
-  /** Copies a block of another segment file as it is (a slot never decoded since it was read). */
+  /** Everything written (in-memory writers). */
+  take(): Buffer {
+    this.flush();
+    return this.kept.length === 1 ? this.kept[0] : Buffer.concat(this.kept);
+  }
+
+  private writeAt(b: Uint8Array, offset: number): void {
+    let off = 0;
+    while (off < b.length) off += writeSync(this.fd!, b, off, b.length - off, offset + off);
+  }
+
+  private blockRecord(offset: number, length: number, crc: number): void {
+    this.f64(offset);
+    this.u32(length);
+    this.u32(crc >>> 0);
+  }
+
+  /** Writes what `fill` writes as one block of the block area. */
+  block(fill: (w: SegmentWriter) => void): void {
+    if (this.fd === undefined) throw new Error('blocks are written to segment files');
+    const inner = new SegmentWriter();
+    fill(inner);
+    const payload = inner.take();
+    this.writeAt(payload, this.blockOffset);
+    this.blockRecord(this.blockOffset, payload.length, crc32(payload));
+    this.blockOffset += payload.length;
+  }
+
+  /** Copies a block of an older segment file as it is (a slot never decoded since it was read), checking its CRC. */
   copyBlock(ref: BlockRef): void {
-    this.u32(ref.length);
-    const chunk = Buffer.allocUnsafe(Math.min(ref.length, BUFFER_BYTES));
+    if (this.fd === undefined) throw new Error('blocks are written to segment files');
+    const chunk = Buffer.allocUnsafe(Math.min(Math.max(ref.length, 1), BUFFER_BYTES));
+    let crc = 0;
     for (let done = 0; done < ref.length; ) {
       const n = Math.min(chunk.length, ref.length - done);
       let got = 0;
@@ -96,31 +123,13 @@ export class SegmentWriter {
         got += k;
       }
       const part = chunk.subarray(0, n);
-      if (n <= this.buf.length - this.pos) {
-        this.buf.set(part, this.pos);
-        this.pos += n;
-      } else {
-        this.flush();
-        if (this.fd === undefined) this.kept.push(Buffer.from(part));
-        else {
-          this.crc = crc32(part, this.crc);
-          this.writeRaw(part);
-        }
-      }
+      crc = crc32(part, crc);
+      this.writeAt(part, this.blockOffset + done);
       done += n;
     }
-  }
-
-  /** Writes what `fill` writes as one length-prefixed block, which a reader can keep undecoded. */
-  block(fill: (w: SegmentWriter) => void): void {
-    const inner = new SegmentWriter();
-    fill(inner);
-    inner.flush();
-    this.bytes(inner.kept.length === 1 ? inner.kept[0] : Buffer.concat(inner.kept));
-  }
-
-  private room(n: number): void {
-    if (this.pos + n > this.buf.length) this.flush();
+    if (ref.crc !== undefined && (crc >>> 0) !== ref.crc) throw new CorruptSegmentError('segment block checksum mismatch');
+    this.blockRecord(this.blockOffset, ref.length, crc);
+    this.blockOffset += ref.length;
   }
 
   u8(v: number): void {
@@ -150,17 +159,11 @@ export class SegmentWriter {
       return;
     }
     this.flush();
-    if (this.fd === undefined) {
-      this.kept.push(Buffer.from(b));
-      return;
-    }
-    this.crc = crc32(b, this.crc);
-    this.writeRaw(b);
+    this.kept.push(Buffer.from(b));
   }
 
   u32s(a: Uint32Array, length = a.length): void {
-    const view = new Uint8Array(a.buffer, a.byteOffset, length * 4);
-    this.bytes(view);
+    this.bytes(new Uint8Array(a.buffer, a.byteOffset, length * 4));
   }
 
   str(s: string): void {
@@ -199,26 +202,32 @@ export class SegmentWriter {
     this.bytes(b.serialize('portable'));
   }
 
-  /** Flushes the body and writes the header; the caller fsyncs and closes. */
+  /** Writes the eager section after the blocks, then the header; the caller fsyncs and closes. */
   finish(): { bytes: number; crc: number } {
     if (this.fd === undefined) throw new Error('finish() of an in-memory writer');
-    this.flush();
+    const eager = this.take();
+    const eagerCrc = crc32(eager) >>> 0;
+    this.writeAt(eager, this.blockOffset);
+    const body = this.blockOffset - HEADER_BYTES + eager.length;
     const header = Buffer.alloc(HEADER_BYTES);
     header.write(SEGMENT_MAGIC, 0, 'latin1');
     header.writeUInt32LE(SEGMENT_FORMAT_VERSION, 8);
-    header.writeUInt32LE(0, 12);
-    header.writeDoubleLE(this.written, 16);
-    header.writeUInt32LE(this.crc >>> 0, 24);
+    header.writeUInt32LE(eagerCrc, 12);
+    header.writeDoubleLE(body, 16);
+    header.writeUInt32LE(eager.length, 24);
     header.writeUInt32LE(crc32(header.subarray(0, 28)) >>> 0, 28);
-    writeSync(this.fd, header, 0, HEADER_BYTES, 0);
-    return { bytes: HEADER_BYTES + this.written, crc: this.crc >>> 0 };
+    this.writeAt(header, 0);
+    return { bytes: HEADER_BYTES + body, crc: eagerCrc };
   }
 }
 
 export interface SegmentHeader {
   readonly version: number;
   readonly bodyBytes: number;
+  /** Formats 1-2: CRC-32 of the body; 3+: of the eager section. */
   readonly crc: number;
+  /** Format 3+: length of the eager section, which ends the file. */
+  readonly eagerBytes: number;
 }
 
 export class SegmentReader {
@@ -239,7 +248,7 @@ export class SegmentReader {
       this.buf = memory.block;
       this.base = 0;
       this.end = memory.block.length;
-      this.header = { version: memory.version, bodyBytes: memory.block.length, crc: 0 };
+      this.header = { version: memory.version, bodyBytes: memory.block.length, crc: 0, eagerBytes: 0 };
       return;
     }
     const size = fstatSync(fd).size;
@@ -248,19 +257,45 @@ export class SegmentReader {
     readSync(fd, h, 0, HEADER_BYTES, 0);
     if (h.toString('latin1', 0, 8) !== SEGMENT_MAGIC) throw new CorruptSegmentError('not a segment file (bad magic number)');
     if ((crc32(h.subarray(0, 28)) >>> 0) !== h.readUInt32LE(28)) throw new CorruptSegmentError('segment header checksum mismatch');
-    this.header = { version: h.readUInt32LE(8), bodyBytes: h.readDoubleLE(16), crc: h.readUInt32LE(24) };
+    const version = h.readUInt32LE(8);
+    this.header =
+      version >= 3
+        ? { version, bodyBytes: h.readDoubleLE(16), crc: h.readUInt32LE(12), eagerBytes: h.readUInt32LE(24) }
+        : { version, bodyBytes: h.readDoubleLE(16), crc: h.readUInt32LE(24), eagerBytes: 0 };
     if (size !== HEADER_BYTES + this.header.bodyBytes) {
       throw new CorruptSegmentError(`segment truncated: ${size} bytes, header says ${HEADER_BYTES + this.header.bodyBytes}`);
     }
     this.end = size;
+    if (version >= 3) {
+      // Read the eager section whole and check it; blocks are checked when they are decoded.
+      if (this.header.eagerBytes > this.header.bodyBytes) throw new CorruptSegmentError('eager section longer than the body');
+      this.blocksEnd = size - this.header.eagerBytes;
+      const eager = Buffer.allocUnsafe(this.header.eagerBytes);
+      let got = 0;
+      while (got < eager.length) {
+        const k = readSync(fd, eager, got, eager.length - got, this.blocksEnd + got);
+        if (k <= 0) throw new CorruptSegmentError('segment truncated while reading');
+        got += k;
+      }
+      if ((crc32(eager) >>> 0) !== this.header.crc) throw new CorruptSegmentError('segment checksum mismatch (eager section)');
+      this.buf = eager;
+      this.base = 0;
+      this.end = eager.length;
+      this.inMemory = true;
+    }
   }
+
+  /** The eager section (format 3+) or a block is read from memory; formats 1-2 stream the file. */
+  private inMemory = false;
+  /** Format 3+: where the block area ends (file offset). */
+  private blocksEnd = 0;
 
   /** Opens a segment and checks its header, length and body checksum before anything is decoded. */
   static open(file: string): SegmentReader {
     const fd = openSync(file, 'r');
     try {
       const r = new SegmentReader(fd);
-      r.verify();
+      if (r.version < 3) r.verify();
       return r;
     } catch (err) {
       closeSync(fd);
@@ -268,6 +303,7 @@ export class SegmentReader {
     }
   }
 
+  /** Formats 1-2: one checksum over the whole body, checked before anything is decoded. */
   private verify(): void {
     const chunk = Buffer.allocUnsafe(BUFFER_BYTES);
     let crc = 0;
@@ -291,9 +327,17 @@ export class SegmentReader {
     return undefined;
   }
 
-  /** Skips a length-prefixed block, returning where it is (file readers only). */
+  /** Where the next block is (file readers only): a record of the block area (3+), or skipped inline (2). */
   blockRef(): BlockRef {
     if (this.fd < 0) throw new Error('block references need a file reader');
+    if (this.version >= 3) {
+      const offset = this.f64();
+      const length = this.u32();
+      const crc = this.u32();
+      if (offset < HEADER_BYTES || offset + length > this.blocksEnd) throw new CorruptSegmentError('segment block outside the block area');
+      this.retained = true;
+      return { fd: this.fd, offset, length, version: this.version, crc };
+    }
     const n = this.u32();
     const offset = this.base + this.pos;
     if (offset + n > this.end) throw new CorruptSegmentError('segment block ends past the body');
@@ -311,10 +355,15 @@ export class SegmentReader {
     return this.header.version;
   }
 
+  /** True when every byte was read (a longer body means a layout this reader does not know). */
+  get atEnd(): boolean {
+    return this.base + this.pos === this.end;
+  }
+
   /** Makes n bytes available at buf[pos]. */
   private need(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    if (this.fd < 0) throw new CorruptSegmentError('segment block ends early');
+    if (this.fd < 0 || this.inMemory) throw new CorruptSegmentError('segment section ends early');
     const fileOff = this.base + this.pos;
     if (fileOff + n > this.end) throw new CorruptSegmentError('segment body ends early');
     const size = Math.max(n, Math.min(BUFFER_BYTES, this.end - fileOff));
