@@ -113,7 +113,17 @@ export const DEFAULT_COMPACTION: CompactionPolicy = { minDead: 1024, ratio: 1 };
 export class IndexData {
   readonly ids: string[] = [];
   readonly orderKeys: string[] = [];
-  readonly idToDoc = new Map<string, number>();
+  private _idToDoc: Map<string, number> | undefined = new Map();
+  /** id → live document; built on first write after a restore (queries never need it). */
+  get idToDoc(): Map<string, number> {
+    if (!this._idToDoc) {
+      const m = new Map<string, number>();
+      const alive = this.docs.alive;
+      for (let d = 0; d < this.ids.length; d++) if (alive[d] === 1) m.set(this.ids[d], d);
+      this._idToDoc = m;
+    }
+    return this._idToDoc;
+  }
   readonly docs: Scope;
   readonly nested = new Map<string, NestedPart>();
   readonly fulltext: FulltextIndex;
@@ -171,8 +181,8 @@ export class IndexData {
     for (let d = 0; d < ids.length; d++) {
       this.ids.push(ids[d]);
       this.orderKeys.push(orderKeys[d]);
-      if (this.docs.alive[d] === 1) this.idToDoc.set(ids[d], d);
     }
+    this._idToDoc = undefined;
     const parts = r.u32();
     if (parts !== this.nested.size) throw new CorruptSegmentError('nested roots differ from the catalogue');
     for (let i = 0; i < parts; i++) {
