@@ -136,7 +136,7 @@ export class KyselyAsmRiskRepository implements AsmRiskRepository {
 
   async write(
     workspaceId: string,
-    changes: { readonly insert: readonly NewRiskInstance[]; readonly update: readonly RiskInstanceChange[] },
+    changes: { readonly insert: readonly NewRiskInstance[]; readonly update: readonly RiskInstanceChange[]; readonly touch?: readonly number[] },
     events: readonly NewRiskEvent[],
     at: string,
   ): Promise<{ inserted: RiskInstance[]; events: RiskEvent[] }> {
@@ -190,6 +190,15 @@ export class KyselyAsmRiskRepository implements AsmRiskRepository {
         if (c.categories !== undefined) set.categories = c.categories === null ? null : jsonIn(d, c.categories);
         if (c.metadata !== undefined) set.metadata = jsonIn(d, c.metadata);
         await trx.updateTable('asm_risk_instances').set(set).where('workspace_id', '=', workspaceId).where('id', '=', c.id).execute();
+      }
+      const touch = (changes.touch ?? []).filter(validId);
+      for (let i = 0; i < touch.length; i += CHUNK * 4) {
+        await trx
+          .updateTable('asm_risk_instances')
+          .set({ last_computed_at: updatedAt })
+          .where('workspace_id', '=', workspaceId)
+          .where('id', 'in', touch.slice(i, i + CHUNK * 4))
+          .execute();
       }
       const ids = new Map(inserted.map((r) => [r.identity, r.id]));
       const written = await insertEvents(trx, d, workspaceId, events, ids);

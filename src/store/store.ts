@@ -366,7 +366,12 @@ export interface AsmRiskRepository {
   /** Inserts and changes instances with their events; events naming `riskIdentity` get the new instance's id. */
   write(
     workspaceId: string,
-    changes: { readonly insert: readonly NewRiskInstance[]; readonly update: readonly RiskInstanceChange[] },
+    changes: {
+      readonly insert: readonly NewRiskInstance[];
+      readonly update: readonly RiskInstanceChange[];
+      /** Instances found again unchanged: only their lastComputedAt becomes `at`. */
+      readonly touch?: readonly number[];
+    },
     events: readonly NewRiskEvent[],
     at: string,
   ): Promise<{ inserted: RiskInstance[]; events: RiskEvent[] }>;

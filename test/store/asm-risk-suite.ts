@@ -112,6 +112,19 @@ export function runAsmRiskStoreSuite(name: string, open: () => Promise<Store>): 
       assert.equal(got.severityOverride, null);
     });
 
+    it('touches instances found again: only lastComputedAt moves', async () => {
+      const { inserted } = await store.asmRisks.write('w1', { insert: [instance('t1'), instance('t2'), instance('t3')], update: [] }, [], T1);
+      await store.asmRisks.write('w2', { insert: [instance('t1')], update: [] }, [], T1);
+      const ids = inserted.map((i) => i.id);
+      await store.asmRisks.write('w1', { insert: [], update: [], touch: [ids[0], ids[2], -1] }, [], T2);
+      const got = await store.asmRisks.listInstances('w1');
+      assert.deepEqual(got.map((i) => i.lastComputedAt), [T2, T1, T2]);
+      assert.ok(got.every((i) => i.updatedAt === T1 && i.title === inserted[0].title));
+      // Another workspace's instance with the same id is not touched.
+      await store.asmRisks.write('w2', { insert: [], update: [], touch: ids }, [], T3);
+      assert.deepEqual((await store.asmRisks.listInstances('w1')).map((i) => i.lastComputedAt), [T2, T1, T2]);
+    });
+
     it('lists by id with filters, and never across workspaces', async () => {
       await store.asmRisks.write(
         'w1',

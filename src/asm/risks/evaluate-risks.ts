@@ -123,8 +123,8 @@ async function evaluateNow(ctx: AsmContext, workspaceId: string, scope: Evaluati
     detected,
     existing,
   });
-  if (plan.insert.length || plan.update.length || plan.events.length) {
-    const { inserted } = await store.asmRisks.write(workspaceId, { insert: plan.insert, update: plan.update }, plan.events, at);
+  if (plan.insert.length || plan.update.length || plan.touch.length || plan.events.length) {
+    const { inserted } = await store.asmRisks.write(workspaceId, { insert: plan.insert, update: plan.update, touch: plan.touch }, plan.events, at);
     if (plan.logbook.length) {
       const ids = new Map([...existing, ...inserted].map((i) => [i.identity, i.id]));
       await store.asmLogbook.append(

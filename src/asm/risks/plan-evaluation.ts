@@ -37,9 +37,16 @@ export interface PlannedLogbookEvent extends NewLogbookEvent {
 export interface EvaluationPlan {
   readonly insert: NewRiskInstance[];
   readonly update: RiskInstanceChange[];
+  /** Open instances found again with nothing changed: only lastComputedAt moves. */
+  readonly touch: number[];
   readonly events: NewRiskEvent[];
   readonly logbook: PlannedLogbookEvent[];
   readonly counts: { opened: number; reopened: number; resolved: number; updated: number; unchanged: number };
+}
+
+/** JSON with object keys sorted, to compare stored and detected values whatever their key order. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
 }
 
 export function assetKey(assetType: string, assetId: string): string {
@@ -95,7 +102,7 @@ function effectiveSeverity(i: Pick<RiskInstance, 'severity' | 'severityOverride'
 
 export function planEvaluation(input: EvaluationInput): EvaluationPlan {
   const { now } = input;
-  const plan: EvaluationPlan = { insert: [], update: [], events: [], logbook: [], counts: { opened: 0, reopened: 0, resolved: 0, updated: 0, unchanged: 0 } };
+  const plan: EvaluationPlan = { insert: [], update: [], touch: [], events: [], logbook: [], counts: { opened: 0, reopened: 0, resolved: 0, updated: 0, unchanged: 0 } };
   const byIdentity = new Map(input.existing.map((i) => [i.identity, i]));
   const seen = new Set<string>();
   const system = (assetType: string, assetId: string) => ({ src: 'system', srcId: `${assetType}:${assetId}` });
@@ -153,14 +160,16 @@ export function planEvaluation(input: EvaluationInput): EvaluationPlan {
     const change: RiskInstanceChange = {
       id: old.id,
       lastComputedAt: now,
-      context,
-      evidence: d.risk.evidence,
-      cloud: d.cloud,
+      ...(canonical(old.context) !== canonical(context) ? { context } : {}),
+      ...(canonical(old.evidence) !== canonical(d.risk.evidence) ? { evidence: d.risk.evidence } : {}),
+      ...(old.cloud !== d.cloud ? { cloud: d.cloud } : {}),
       ...(delta.severity !== undefined ? { severity: d.risk.severity } : {}),
       ...(delta.displayName !== undefined ? { title: d.risk.title } : {}),
       ...(old.status === 'resolved' ? { status: 'open' as const, resolvedAt: null } : {}),
     };
-    plan.update.push(change);
+    // Most re-evaluations find most risks unchanged: those are one batched update, not one each.
+    if (Object.keys(change).length === 2) plan.touch.push(old.id);
+    else plan.update.push(change);
     const facts = { assetType: old.assetType, assetId: old.assetId, typeId: old.typeId, context, title: d.risk.title, severity: effectiveSeverity({ severity: d.risk.severity, severityOverride: old.severityOverride }) };
     if (old.status === 'resolved') {
       plan.events.push({ ts: now, op: 'reopen', ...system(old.assetType, old.assetId), riskId: old.id, riskType: old.typeId, reason: 'detected again', delta: { status: 'open', ...delta } });
