@@ -6,9 +6,9 @@
  * bottleneck shows. Figures are printed and written, never asserted.
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,10 @@ export interface IngestRun {
   readonly hwmMb: number | undefined;
   readonly exitCode: number | null;
   readonly stdout: string;
+  /** CPU seconds (user + system) of each thread that used more than 0.5 s, busiest first (sampled). */
+  readonly threadCpuSeconds: { name: string; seconds: number }[];
+  /** The machine's 1-minute load average at the start and the end of the run. */
+  readonly loadAverage: { start: number; end: number };
 }
 
 export interface StageTiming {
@@ -59,6 +63,34 @@ export function readProcMemory(pid: number): { rssMb: number; hwmMb: number } | 
   }
 }
 
+/**
+ * CPU ticks (user + system) of each thread of a process, by thread id. The machine may be shared:
+ * a thread's CPU time says what its work costs whatever else runs, where wall time does not.
+ */
+export function readThreadTicks(pid: number): Map<string, { name: string; ticks: number }> {
+  const out = new Map<string, { name: string; ticks: number }>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' ');
+      // Fields 14 and 15 of stat (utime, stime), counted from the state field (3).
+      out.set(tid, { name: stat.slice(stat.indexOf('(') + 1, close), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+const TICKS_PER_SECOND = 100;
+
 /** Runs `node bin/periscope.js ingest --data-dir DIR FILE` and samples its memory. */
 export async function runIngestChild(file: string, records: number, dataDir: string, extraNodeArgs: readonly string[] = []): Promise<IngestRun> {
   const started = performance.now();
@@ -73,9 +105,12 @@ export async function runIngestChild(file: string, records: number, dataDir: str
   child.stderr.on('data', (b: Buffer) => (stderrTail = (stderrTail + b.toString()).slice(-4000)));
   let peak = 0;
   let hwm: number | undefined;
+  const loadStart = loadavg()[0]!;
+  const threads = new Map<string, { name: string; ticks: number }>();
   const sample = (): void => {
     const m = child.pid === undefined ? undefined : readProcMemory(child.pid);
     if (!m) return;
+    for (const [tid, t] of readThreadTicks(child.pid!)) threads.set(tid, t);
     peak = Math.max(peak, m.rssMb);
     hwm = Math.max(hwm ?? 0, m.hwmMb);
   };
@@ -84,7 +119,21 @@ export async function runIngestChild(file: string, records: number, dataDir: str
   clearInterval(timer);
   const wallMs = performance.now() - started;
   if (code !== 0 && code !== 3) log(`ingest exited with ${code}: ${stderrTail.split('\n').slice(-5).join('\n')}`);
-  return { records, wallMs, recordsPerSecond: records / (wallMs / 1000), peakRssMb: peak, hwmMb: hwm, exitCode: code, stdout };
+  const threadCpuSeconds = [...threads.values()]
+    .map((t) => ({ name: t.name, seconds: t.ticks / TICKS_PER_SECOND }))
+    .filter((t) => t.seconds > 0.5)
+    .sort((a, b) => b.seconds - a.seconds);
+  return {
+    records,
+    wallMs,
+    recordsPerSecond: records / (wallMs / 1000),
+    peakRssMb: peak,
+    hwmMb: hwm,
+    exitCode: code,
+    stdout,
+    threadCpuSeconds,
+    loadAverage: { start: loadStart, end: loadavg()[0]! },
+  };
 }
 
 async function writeSample(file: string, lines: number, dir: string): Promise<string> {
@@ -169,6 +218,15 @@ export async function runIngestMode(o: BenchOptions, outDir: string, started: Da
     lines.push(`command: node bin/periscope.js ingest --data-dir <tmp> ${corpus.path}`);
     lines.push(`wall ${(run.wallMs / 1000).toFixed(1)} s (process start included), ${Math.round(run.recordsPerSecond).toLocaleString('en')} records/s, ${(bytes / MB / (run.wallMs / 1000)).toFixed(1)} MB/s`);
     lines.push(`peak resident memory ${run.peakRssMb.toFixed(0)} MB (200 ms samples of VmRSS), VmHWM ${run.hwmMb === undefined ? 'n/a' : run.hwmMb.toFixed(0) + ' MB'}; database ${(dbBytes / MB).toFixed(0)} MB; exit code ${run.exitCode}`);
+    const cpuTotal = run.threadCpuSeconds.reduce((sum, t) => sum + t.seconds, 0);
+    const busiest = run.threadCpuSeconds[0];
+    lines.push(`load average ${run.loadAverage.start.toFixed(1)} at the start, ${run.loadAverage.end.toFixed(1)} at the end (${cpus().length} cores; other work on the machine stretches wall time)`);
+    lines.push(`CPU ${cpuTotal.toFixed(1)} s in all threads: ${run.threadCpuSeconds.map((t) => t.seconds.toFixed(1)).join(' + ')} s`);
+    if (busiest) {
+      // Wall time on otherwise idle cores is at least the busiest thread's CPU and the total spread over the cores.
+      const bound = Math.max(busiest.seconds, cpuTotal / cpus().length);
+      lines.push(`busiest thread ${busiest.seconds.toFixed(1)} s; on ${cpus().length} otherwise idle cores this run could reach at most ${Math.round(records / bound).toLocaleString('en')} records/s`);
+    }
     lines.push('summary:');
     lines.push(summaryLines(run.stdout));
     if (stages.length > 0) {

@@ -9,7 +9,10 @@ function shuffleKeys(value: unknown, seed: number): unknown {
   const keys = Object.keys(value);
   const rotated = keys.slice(seed % Math.max(1, keys.length)).concat(keys.slice(0, seed % Math.max(1, keys.length))).reverse();
   const out: Record<string, unknown> = {};
-  for (const k of rotated) out[k] = shuffleKeys((value as Record<string, unknown>)[k], seed + 1);
+  // Defined rather than assigned: a `__proto__` key must stay a key of the copy.
+  for (const k of rotated) {
+    Object.defineProperty(out, k, { value: shuffleKeys((value as Record<string, unknown>)[k], seed + 1), enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }
 

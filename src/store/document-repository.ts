@@ -15,7 +15,9 @@
  * Observations at the same time as the latest version, with different content, become a new
  * current version (later writes win ties).
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { IndexName } from '../model/field-def.ts';
 import type { DocumentRepository, Json, PutResult, StoredDocument } from './store.ts';
 import { canonicalJson } from './canonical-json.ts';
@@ -89,6 +91,8 @@ export class KyselyDocumentRepository implements DocumentRepository {
    * id at once still make one of them fail, to be retried.
    */
   #writes: Promise<unknown> = Promise.resolve();
+  /** While set, putMany runs in this thread's connection (startWriterThread). */
+  #thread: WriterThread | undefined;
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
     this.#db = db;
@@ -111,6 +115,17 @@ export class KyselyDocumentRepository implements DocumentRepository {
     items: readonly { id: string; doc: Json; observedAt: string }[],
   ): Promise<PutResult[]> {
     if (items.length === 0) return [];
+    if (this.#thread) {
+      const thread = this.#thread;
+      return this.#serial(() => (this.#thread === thread ? thread.putMany(index, items) : this.#putHere(index, items)));
+    }
+    return this.#putHere(index, items);
+  }
+
+  async #putHere(
+    index: IndexName,
+    items: readonly { id: string; doc: Json; observedAt: string }[],
+  ): Promise<PutResult[]> {
     // Hashing and serialising happen before the transaction opens, to keep it short.
     const prepared = items.map((item): Prepared => {
       const text = canonicalJson(item.doc);
@@ -123,6 +138,32 @@ export class KyselyDocumentRepository implements DocumentRepository {
     });
     const ids = [...new Set(prepared.map((p) => p.id))].sort();
     return this.#serial(() => this.#db.transaction().execute((trx) => this.#apply(trx, index, ids, prepared)));
+  }
+
+  /**
+   * Moves putMany (serialising, hashing, the SQLite statements) to a worker thread with its own
+   * connection to the same SQLite file, so that a long ingest overlaps its writes with parsing and
+   * merging on the main thread. Writes keep their order (they stay in this repository's queue);
+   * reads stay on the main connection and see each write once its promise has resolved.
+   * Returns the function that stops the thread after the pending writes. PostgreSQL, whose
+   * queries are already asynchronous, and in-memory SQLite get a no-op.
+   */
+  async startWriterThread(): Promise<() => Promise<void>> {
+    if (this.#dialect !== 'sqlite' || this.#thread) return async () => undefined;
+    const rows = await sql<{ name: string; file: string }>`pragma database_list`.execute(this.#db);
+    const file = rows.rows.find((r) => r.name === 'main')?.file;
+    if (!file) return async () => undefined;
+    const thread = await WriterThread.start(file);
+    // Writes already queued finish on this connection first.
+    await this.#serial(async () => {
+      this.#thread = thread;
+    });
+    return async () => {
+      await this.#serial(async () => {
+        if (this.#thread === thread) this.#thread = undefined;
+      });
+      await thread.stop();
+    };
   }
 
   async #apply(
@@ -349,4 +390,101 @@ export class KyselyDocumentRepository implements DocumentRepository {
       }),
     );
   }
+}
+
+const WRITER_KIND = 'periscope-document-writer';
+
+type WriterRequest = { id: number; index: IndexName; items: readonly { id: string; doc: Json; observedAt: string }[] } | { id: number; stop: true };
+type WriterReply = { id: number; results?: PutResult[]; error?: string };
+
+/** The main thread's side of the writer thread: requests by number, answered in order. */
+class WriterThread {
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, { resolve: (r: PutResult[]) => void; reject: (e: Error) => void }>();
+  #next = 1;
+  #failed: Error | undefined;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+    worker.on('message', (m: WriterReply) => {
+      const w = this.#waiting.get(m.id);
+      if (!w) return;
+      this.#waiting.delete(m.id);
+      if (this.#waiting.size === 0) worker.unref();
+      if (m.error !== undefined) w.reject(new Error(m.error));
+      else w.resolve(m.results ?? []);
+    });
+    const fail = (e: Error) => {
+      this.#failed = e;
+      for (const w of this.#waiting.values()) w.reject(e);
+      this.#waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`document writer thread exited (code ${code})`)));
+  }
+
+  static async start(file: string): Promise<WriterThread> {
+    // The thread loads this module again; it may be TypeScript run through tsx, whose loader a new
+    // thread does not inherit, so a small bootstrap registers it first.
+    let boot = `await import(${JSON.stringify(import.meta.url)});`;
+    if (import.meta.url.endsWith('.ts')) boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); ${boot}`;
+    // A larger young generation than the default: the thread allocates short-lived objects fast.
+    const worker = new Worker(new URL('data:text/javascript,' + encodeURIComponent(boot)), { workerData: { kind: WRITER_KIND, file }, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+    const thread = new WriterThread(worker);
+    await thread.#request({ id: 0, index: 'hosts', items: [] });
+    return thread;
+  }
+
+  #request(req: WriterRequest): Promise<PutResult[]> {
+    if (this.#failed) return Promise.reject(this.#failed);
+    const id = req.id === 0 ? 0 : this.#next++;
+    return new Promise<PutResult[]>((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      this.#worker.ref();
+      this.#worker.postMessage({ ...req, id });
+    });
+  }
+
+  putMany(index: IndexName, items: readonly { id: string; doc: Json; observedAt: string }[]): Promise<PutResult[]> {
+    return this.#request({ id: -1, index, items });
+  }
+
+  async stop(): Promise<void> {
+    if (this.#failed) return;
+    const exited = new Promise<void>((resolve) => this.#worker.once('exit', () => resolve()));
+    this.#worker.postMessage({ id: -1, stop: true } satisfies WriterRequest);
+    this.#worker.ref();
+    await exited;
+  }
+}
+
+/** The writer thread itself: a repository on its own connection, answering putMany requests in order. */
+function runWriterThread(file: string): void {
+  const raw = new BetterSqlite3(file);
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  // A long run of inserts at random ids: a larger page cache spares re-reading index pages.
+  raw.pragma('cache_size = -131072');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  const repo = new KyselyDocumentRepository(db, 'sqlite');
+  let queue: Promise<unknown> = Promise.resolve();
+  parentPort!.on('message', (req: WriterRequest) => {
+    queue = queue.then(async () => {
+      if ('stop' in req) {
+        await db.destroy();
+        process.exit(0);
+      }
+      try {
+        const results = await repo.putMany(req.index, req.items);
+        parentPort!.postMessage({ id: req.id, results } satisfies WriterReply);
+      } catch (e) {
+        parentPort!.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) } satisfies WriterReply);
+      }
+    });
+  });
+}
+
+if (!isMainThread && (workerData as { kind?: unknown } | null)?.kind === WRITER_KIND) {
+  runWriterThread((workerData as { file: string }).file);
 }

@@ -31,6 +31,7 @@ import type { HostObservation, ServiceObservation, SoftwareObservation, TlsObser
 import { serviceByPort } from './service-names-by-port.ts';
 import { formatCpe23, parseCpe } from './cpe.ts';
 import { hostIdOf } from './host-id.ts';
+import { isoTimeCached, parseTimeCached } from './time-cache.ts';
 
 export type HostDoc = Record<string, unknown>;
 type Json = Record<string, unknown>;
@@ -51,18 +52,8 @@ const BASE_KEYS = new Set([
   'truncated', 'jarm', 'transport_fingerprint', 'discovery_method',
 ]);
 
-// Scans repeat the same few observation times across thousands of services and hosts.
-const timesSeen = new Map<string, number>();
-
 function timeOf(text: unknown): number {
-  if (typeof text !== 'string') return Number.NEGATIVE_INFINITY;
-  let ms = timesSeen.get(text);
-  if (ms === undefined) {
-    ms = parseTimestamp(text) ?? Number.NEGATIVE_INFINITY;
-    if (timesSeen.size >= 10_000) timesSeen.clear();
-    timesSeen.set(text, ms);
-  }
-  return ms;
+  return typeof text === 'string' ? (parseTimeCached(text) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
 }
 
 function serviceKey(port: unknown, transport: unknown): string {
@@ -246,7 +237,7 @@ export function mergeObservation(current: HostDoc | undefined, obs: HostObservat
   if (!parsedId.ok) throw new Error(`mergeObservation: ${parsedId.reason}`);
   const id = parsedId.value;
   const obsMs = timeOf(obs.observedAt);
-  const observedAt = isoTime(obsMs);
+  const observedAt = isoTimeCached(obsMs);
   const lastMs = timeOf(current?.last_updated_at);
   // Host-level fields follow the newest observation only.
   const newest = obsMs >= lastMs;
@@ -304,6 +295,6 @@ export function mergeObservation(current: HostDoc | undefined, obs: HostObservat
   else delete out.labels;
 
   if (current && canonicalJson(withoutUpdatedAt(out)) === canonicalJson(withoutUpdatedAt(current))) return current;
-  out.last_updated_at = isoTime(Math.max(obsMs, lastMs));
+  out.last_updated_at = isoTimeCached(Math.max(obsMs, lastMs));
   return out;
 }

@@ -24,6 +24,7 @@ import type { CertificateObservation, HostObservation, IngestRecord } from '../o
 import { hostIdOf, type HostId } from './host-id.ts';
 import { mergeObservation, type HostDoc, type MergeContext } from './merge-host.ts';
 import { compareServices, type ServiceChanges } from './compare-services.ts';
+import { parseTimeCached } from './time-cache.ts';
 
 /** What the pipeline writes through: Indexer.put (store, then engine), or the store alone. */
 export interface DocumentWriter {
@@ -44,6 +45,11 @@ export interface IngestDeps {
   /** Rejected records kept in the summary (default 10,000); the rest are only counted. */
   readonly maxRejectedKept?: number;
   readonly onProgress?: (summary: IngestSummary) => void;
+  /**
+   * Records read before store writes move to a thread of their own, when the store offers one
+   * (default 20,000: a thread is not worth its start on small inputs).
+   */
+  readonly writerThreadAfterRecords?: number;
 }
 
 export interface RejectedRecord {
@@ -64,6 +70,7 @@ export interface IngestSummary {
 
 export const DEFAULT_SERVICE_EXPIRY_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_BATCH_SIZE = 1000;
+const WRITER_THREAD_AFTER_RECORDS = 20_000;
 /** Parsed certificates kept across batches (a few KB each). */
 const CERT_CACHE_SIZE = 10_000;
 
@@ -83,6 +90,18 @@ export function emptySummary(dryRun = false): IngestSummary {
 export function sha256Hex(der: Uint8Array): string {
   return createHash('sha256').update(der).digest('hex');
 }
+
+type PutItem = { id: string; doc: Record<string, unknown>; observedAt: string };
+
+/** The last document of each id (a batch may write several versions of one host). */
+function latestById(items: readonly PutItem[]): Map<string, Current> {
+  const out = new Map<string, Current>();
+  for (const item of items) out.set(item.id, { doc: item.doc, validFrom: item.observedAt });
+  return out;
+}
+
+/** A current document as merging needs it: its content and when its version began. */
+type Current = Pick<StoredDocument, 'doc' | 'validFrom'>;
 
 interface HostItem {
   readonly id: HostId;
@@ -106,7 +125,7 @@ interface CertSighting {
 
 function validateHost(obs: HostObservation): string | undefined {
   if (!obs || typeof obs !== 'object') return 'not a host observation';
-  if (typeof obs.observedAt !== 'string' || parseTimestamp(obs.observedAt) === undefined) return `bad observation time: ${JSON.stringify(obs.observedAt)}`;
+  if (typeof obs.observedAt !== 'string' || parseTimeCached(obs.observedAt) === undefined) return `bad observation time: ${JSON.stringify(obs.observedAt)}`;
   if (!Array.isArray(obs.services)) return 'services missing';
   for (const s of obs.services) {
     if (!Number.isInteger(s.port) || s.port < 0 || s.port > 65535) return `bad port: ${JSON.stringify(s.port)}`;
@@ -121,6 +140,16 @@ class BatchRunner {
   private readonly expiryMs: number;
   private readonly intermediates = createIntermediatePool();
   private readonly keepRejected: number;
+  /**
+   * The previous batch's writes, not awaited yet: the next batch is parsed and merged while they
+   * run (in the store's writer thread, or on PostgreSQL's connection). At most one batch is in
+   * flight; its documents stand in for the store's answers until it is written.
+   */
+  private pending: Promise<void> | undefined;
+  private inFlight: { certificates: Map<string, Current>; hosts: Map<string, Current> } = {
+    certificates: new Map(),
+    hosts: new Map(),
+  };
 
   constructor(private readonly deps: IngestDeps) {
     this.summary = emptySummary(!!deps.dryRun);
@@ -167,7 +196,7 @@ class BatchRunner {
         const id = bad === undefined ? hostIdOf(r.host) : undefined;
         if (bad !== undefined) this.reject(r.position, bad);
         else if (!id!.ok) this.reject(r.position, id!.reason);
-        else hosts.push({ id: id!.value, obs: r.host, ms: parseTimestamp(r.host.observedAt)!, seq: seq++ });
+        else hosts.push({ id: id!.value, obs: r.host, ms: parseTimeCached(r.host.observedAt)!, seq: seq++ });
       } else {
         this.summary.certificateObservations++;
         certRecords.push({ position: r.position, cert: r.certificate });
@@ -222,7 +251,7 @@ class BatchRunner {
         chain.forEach((der, i) => sight(der, h.ms, true, chain.slice(i + 1)));
       }
     }
-    await this.writeCertificates([...sightings.values()], parsed);
+    const certItems = await this.mergeCertificates([...sightings.values()], parsed);
 
     const ctx: MergeContext = {
       enrich: (ip) => this.deps.enricher.enrich(ip),
@@ -230,30 +259,78 @@ class BatchRunner {
       certificateFingerprint: fingerprint,
       certificate: parse,
     };
-    await this.mergeHosts(hosts, ctx);
+    const { items: hostItems, late } = await this.mergeHosts(hosts, ctx);
+    await this.write(certItems, hostItems);
+    if (late.length > 0) {
+      await this.flush();
+      await this.mergeLate(late, ctx);
+    }
   }
 
-  private async writeCertificates(sightings: readonly CertSighting[], parsed: Map<string, CertificateDocument | undefined>): Promise<void> {
-    if (sightings.length === 0) return;
-    const existing = new Map<string, StoredDocument>();
-    for (const d of await this.deps.store.documents.getMany('certificates', sightings.map((s) => s.fp))) existing.set(d.id, d);
+  /**
+   * Starts this batch's writes once the previous batch's are done: certificates first, then the
+   * hosts that present them. The caller goes on with the next batch meanwhile.
+   */
+  private async write(certItems: PutItem[], hostItems: PutItem[]): Promise<void> {
+    if (this.deps.dryRun || (certItems.length === 0 && hostItems.length === 0)) return;
+    await this.flush();
+    const { indexer } = this.deps;
+    const pending = (async () => {
+      if (certItems.length > 0) await indexer.put('certificates', certItems);
+      if (hostItems.length > 0) await indexer.put('hosts', hostItems);
+    })();
+    // Rejections are taken by flush(); this only keeps an unawaited failure from crashing the process.
+    pending.catch(() => undefined);
+    this.pending = pending;
+    this.inFlight = { certificates: latestById(certItems), hosts: latestById(hostItems) };
+  }
+
+  /** Waits for the writes in flight; their failure fails the run. */
+  async flush(): Promise<void> {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    try {
+      await pending;
+    } finally {
+      this.inFlight = { certificates: new Map(), hosts: new Map() };
+    }
+  }
+
+  /** Current documents: the store's, with those of the batch in flight over them. */
+  private async currentDocs(index: IndexName, ids: readonly string[]): Promise<Map<string, Current>> {
+    const out = new Map<string, Current>();
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const d of await this.deps.store.documents.getMany(index, ids.slice(i, i + 500))) out.set(d.id, d);
+    }
+    const flying = index === 'hosts' ? this.inFlight.hosts : this.inFlight.certificates;
+    if (flying.size > 0) for (const id of ids) {
+      const doc = flying.get(id);
+      if (doc) out.set(id, doc);
+    }
+    return out;
+  }
+
+  private async mergeCertificates(sightings: readonly CertSighting[], parsed: Map<string, CertificateDocument | undefined>): Promise<PutItem[]> {
+    if (sightings.length === 0) return [];
+    const existing = await this.currentDocs('certificates', sightings.map((s) => s.fp));
     const nowMs = this.deps.now().getTime();
     // Issuers seen anywhere in this run help validate certificates whose chain was not presented.
     for (const s of sightings) this.intermediates.add(s.der);
-    const items: { id: string; doc: Record<string, unknown>; observedAt: string }[] = [];
+    const items: PutItem[] = [];
     for (const s of sightings) {
-      const old = existing.get(s.fp);
+      const old = existing.get(s.fp)?.doc;
       if (old) this.summary.certificates.seenAgain++;
       else this.summary.certificates.new++;
       // Validated once, when first stored; re-validating as time passes is a separate sweep.
-      const validation = old?.doc.validation ? undefined : await this.validate(s);
-      const next = mergeCertificate(old?.doc, parsed.get(s.fp)!, s, nowMs, validation);
-      if (next === old?.doc) continue;
+      const validation = old?.validation ? undefined : await this.validate(s);
+      const next = mergeCertificate(old, parsed.get(s.fp)!, s, nowMs, validation);
+      if (next === old) continue;
       // A certificate's versions move forward: a late sighting updates the current document.
-      const at = Math.max(s.lastMs ?? s.firstMs ?? nowMs, old ? (parseTimestamp(old.validFrom) ?? 0) : 0);
+      const at = Math.max(s.lastMs ?? s.firstMs ?? nowMs, old ? (parseTimestamp(existing.get(s.fp)!.validFrom) ?? 0) : 0);
       items.push({ id: s.fp, doc: next, observedAt: isoTime(at) });
     }
-    if (!this.deps.dryRun && items.length > 0) await this.deps.indexer.put('certificates', items);
+    return items;
   }
 
   private async validate(s: CertSighting): Promise<Record<string, unknown>> {
@@ -271,26 +348,22 @@ class BatchRunner {
     };
   }
 
-  private async mergeHosts(hosts: readonly HostItem[], ctx: MergeContext): Promise<void> {
-    if (hosts.length === 0) return;
+  private async mergeHosts(hosts: readonly HostItem[], ctx: MergeContext): Promise<{ items: PutItem[]; late: HostItem[] }> {
+    if (hosts.length === 0) return { items: [], late: [] };
     const groups = new Map<string, HostItem[]>();
     for (const h of hosts) {
       const g = groups.get(h.id.id);
       if (g) g.push(h);
       else groups.set(h.id.id, [h]);
     }
-    const current = new Map<string, StoredDocument>();
-    const ids = [...groups.keys()];
-    for (let i = 0; i < ids.length; i += 500) {
-      for (const d of await this.deps.store.documents.getMany('hosts', ids.slice(i, i + 500))) current.set(d.id, d);
-    }
-    const items: { id: string; doc: Record<string, unknown>; observedAt: string }[] = [];
+    const current = await this.currentDocs('hosts', [...groups.keys()]);
+    const items: PutItem[] = [];
     const late: HostItem[] = [];
     for (const [id, group] of groups) {
       group.sort((a, b) => a.ms - b.ms || a.seq - b.seq);
       const before = current.get(id)?.doc;
       let doc: HostDoc | undefined = before;
-      const lastMs = before ? (parseTimestamp(String(before.last_updated_at ?? '')) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
+      const lastMs = before ? (parseTimeCached(String(before.last_updated_at ?? '')) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
       for (const h of group) {
         if (h.ms < lastMs) {
           late.push(h);
@@ -310,8 +383,11 @@ class BatchRunner {
       this.summary.services.changed += changes.changed;
       this.summary.services.removed += changes.removed;
     }
-    if (!this.deps.dryRun && items.length > 0) await this.deps.indexer.put('hosts', items);
-    // Late observations: rare; each one edits history at its own time.
+    return { items, late };
+  }
+
+  /** Late observations: rare; each one edits history at its own time, after the batch is written. */
+  private async mergeLate(late: readonly HostItem[], ctx: MergeContext): Promise<void> {
     for (const h of late) {
       const at = isoTime(h.ms);
       const then = await this.deps.store.documents.getAt('hosts', h.id.id, at);
@@ -386,17 +462,33 @@ export async function runIngest(records: AsyncIterable<IngestRecord>, deps: Inge
   const runner = new BatchRunner(deps);
   const size = Math.max(1, deps.batchSize ?? DEFAULT_BATCH_SIZE);
   let batch: IngestRecord[] = [];
-  for await (const r of records) {
-    batch.push(r);
-    if (batch.length >= size) {
+  // An input of more than a few batches writes from a thread of its own; it starts in the
+  // background (writes go on meanwhile) and is not worth its start for small inputs.
+  let writer: Promise<(() => Promise<void>) | undefined> | undefined;
+  const threadAfter = deps.writerThreadAfterRecords ?? WRITER_THREAD_AFTER_RECORDS;
+  let read = 0;
+  try {
+    for await (const r of records) {
+      batch.push(r);
+      if (batch.length >= size) {
+        await runner.run(batch);
+        batch = [];
+        deps.onProgress?.(runner.summary);
+        read += size;
+        if (!writer && read >= threadAfter && !deps.dryRun && deps.store.documents.startWriterThread) {
+          writer = deps.store.documents.startWriterThread().catch(() => undefined);
+        }
+      }
+    }
+    if (batch.length > 0) {
       await runner.run(batch);
-      batch = [];
       deps.onProgress?.(runner.summary);
     }
-  }
-  if (batch.length > 0) {
-    await runner.run(batch);
-    deps.onProgress?.(runner.summary);
+    await runner.flush();
+  } finally {
+    await runner.flush().catch(() => undefined);
+    const stop = await writer;
+    await stop?.();
   }
   return runner.summary;
 }

@@ -7,35 +7,60 @@ export interface Line {
 }
 
 /**
- * Splits a byte stream into lines as they arrive, so records flow before the input ends and memory
- * holds at most one partial line. Lines are cut on `\n` in bytes (never inside a UTF-8 sequence);
- * a trailing `\r` is dropped. Blank lines are skipped but still counted.
+ * Cuts bytes into lines as they arrive: lines are cut on `\n` in bytes (never inside a UTF-8
+ * sequence); a trailing `\r` is dropped. Blank lines are skipped but still counted. Its state (the
+ * line count and the unfinished line) can be handed to another splitter, in another thread.
  */
-export async function* readLines(input: Readable): AsyncGenerator<Line> {
-  let carry: Buffer | undefined;
-  let number = 0;
-  for await (const chunk of input as AsyncIterable<Buffer | string>) {
-    let buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    if (carry) {
-      buf = Buffer.concat([carry, buf]);
-      carry = undefined;
+export class LineSplitter {
+  constructor(
+    /** Lines cut so far. */
+    public number = 0,
+    /** The unfinished last line. */
+    public carry: Buffer | undefined = undefined,
+  ) {}
+
+  push(chunk: Buffer, out: Line[]): void {
+    let buf = chunk;
+    if (this.carry) {
+      buf = Buffer.concat([this.carry, buf]);
+      this.carry = undefined;
     }
     let start = 0;
     for (;;) {
       const nl = buf.indexOf(10, start);
       if (nl < 0) break;
-      number++;
+      this.number++;
       const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
-      if (end > start) yield { number, text: buf.toString('utf8', start, end) };
+      if (end > start) out.push({ number: this.number, text: buf.toString('utf8', start, end) });
       start = nl + 1;
     }
-    if (start < buf.length) carry = buf.subarray(start);
+    if (start < buf.length) this.carry = buf.subarray(start);
   }
-  if (carry && carry.length > 0) {
-    number++;
+
+  end(out: Line[]): void {
+    const carry = this.carry;
+    this.carry = undefined;
+    if (!carry || carry.length === 0) return;
+    this.number++;
     const end = carry[carry.length - 1] === 13 ? carry.length - 1 : carry.length;
-    if (end > 0) yield { number, text: carry.toString('utf8', 0, end) };
+    if (end > 0) out.push({ number: this.number, text: carry.toString('utf8', 0, end) });
   }
+}
+
+/**
+ * Splits a byte stream into lines as they arrive, so records flow before the input ends and memory
+ * holds at most one partial line (see LineSplitter).
+ */
+export async function* readLines(input: Readable): AsyncGenerator<Line> {
+  const splitter = new LineSplitter();
+  const lines: Line[] = [];
+  for await (const chunk of input as AsyncIterable<Buffer | string>) {
+    splitter.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk, lines);
+    yield* lines;
+    lines.length = 0;
+  }
+  splitter.end(lines);
+  yield* lines;
 }
 
 export type JsonHead =

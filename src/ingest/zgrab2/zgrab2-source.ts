@@ -4,13 +4,14 @@
  * observation (plus one of the named virtual host when `domain` was given).
  */
 import type { Readable } from 'node:stream';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { isIP } from 'node:net';
 import { parseIp } from '../../lib/ip.ts';
 import { isoTime, parseTimestamp } from '../../lib/time.ts';
 import type { HostObservation, IngestRecord, IngestSource, ServiceObservation, SoftwareObservation, TlsObservation } from '../observation.ts';
 import { mapHttpResult } from './http-result.ts';
 import { moduleInfo } from './modules.ts';
-import { isObject, jsonHead, mentionsKey, obj, readLines, str, validPort } from './read-lines.ts';
+import { LineSplitter, isObject, jsonHead, mentionsKey, obj, str, validPort, type Line } from './read-lines.ts';
 import { mapSshResult } from './ssh-result.ts';
 import { handshakeTls } from './tls-handshake.ts';
 
@@ -192,21 +193,198 @@ export function makeZgrab2Source(options: Zgrab2Options = {}): IngestSource {
       const mods = Object.values(data);
       return mods.length > 0 && mods.every((m) => isObject(m) && 'status' in m);
     },
-    async *read(input: Readable, { now }: { readonly now: Date }): AsyncIterable<IngestRecord> {
-      for await (const line of readLines(input)) {
-        const position = `line ${line.number}`;
-        let value: unknown;
-        try {
-          value = JSON.parse(line.text);
-        } catch (e) {
-          yield { kind: 'rejected', position, reason: `invalid JSON: ${(e as Error).message}` };
-          continue;
-        }
-        yield* mapZgrab2Line(value, position, now, options);
-      }
+    read(input: Readable, { now }: { readonly now: Date }): AsyncIterable<IngestRecord> {
+      return readZgrab2(input, now, options);
     },
   };
 }
+
+/** One line's records (a line that is not JSON is rejected with the parser's message). */
+function lineRecords(line: Line, now: Date, options: Zgrab2Options, out: IngestRecord[]): void {
+  const position = `line ${line.number}`;
+  let value: unknown;
+  try {
+    value = JSON.parse(line.text);
+  } catch (e) {
+    out.push({ kind: 'rejected', position, reason: `invalid JSON: ${(e as Error).message}` });
+    return;
+  }
+  for (const r of mapZgrab2Line(value, position, now, options)) out.push(r);
+}
+
+/** Input read on the calling thread before parsing moves to a thread of its own. */
+const PARSER_THREAD_AFTER_BYTES = 16 * 2 ** 20;
+/** Chunks handed to the parser thread and not answered yet: bounds memory, keeps it busy. */
+const CHUNKS_IN_FLIGHT = 8;
+
+/**
+ * zgrab2 lines to records. Parsing and mapping are most of a reader's work, so a long input moves
+ * them to a worker thread once `parserThreadAfterBytes` have been read here: this thread then
+ * only reads bytes and takes records back (in input order, with the same positions), while the
+ * pipeline merges and writes. Short inputs never pay for starting the thread.
+ */
+export async function* readZgrab2(input: Readable, now: Date, options: Zgrab2Options = {}, parserThreadAfterBytes = PARSER_THREAD_AFTER_BYTES): AsyncGenerator<IngestRecord> {
+  const splitter = new LineSplitter();
+  const lines: Line[] = [];
+  const records: IngestRecord[] = [];
+  let bytes = 0;
+  let starting: Promise<ParserThread | undefined> | undefined;
+  let thread: ParserThread | undefined;
+  try {
+    for await (const raw of input as AsyncIterable<Buffer | string>) {
+      const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+      if (thread) {
+        thread.push(chunk);
+        while (thread.inFlight >= CHUNKS_IN_FLIGHT) yield* await thread.next();
+        continue;
+      }
+      splitter.push(chunk, lines);
+      for (const line of lines) lineRecords(line, now, options, records);
+      lines.length = 0;
+      yield* records;
+      records.length = 0;
+      bytes += chunk.length;
+      if (bytes >= parserThreadAfterBytes && !starting) {
+        // Started in the background; lines are parsed here until it answers.
+        starting = ParserThread.start(now, options).then(
+          (t) => (thread = t.handOver(splitter)),
+          () => undefined,
+        );
+      }
+    }
+    if (thread) {
+      thread.end();
+      while (thread.inFlight > 0) yield* await thread.next();
+      return;
+    }
+    splitter.end(lines);
+    for (const line of lines) lineRecords(line, now, options, records);
+    yield* records;
+  } finally {
+    // An unstarted or unused thread is stopped too.
+    (thread ?? (await starting))?.stop();
+  }
+}
+
+const PARSER_KIND = 'periscope-zgrab2-parser';
+
+type ParserRequest =
+  | { kind: 'start'; nowMs: number; options: Zgrab2Options; number: number; carry?: Uint8Array }
+  | { kind: 'chunk'; chunk: Uint8Array }
+  | { kind: 'end' };
+type ParserReply = { records: IngestRecord[] } | { error: string };
+
+/** The reading thread's side of the parser thread: chunks go out, records come back in order. */
+class ParserThread {
+  readonly #worker: Worker;
+  readonly #replies: ParserReply[] = [];
+  #wake: (() => void) | undefined;
+  #failed: Error | undefined;
+  inFlight = 0;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+    const notify = () => {
+      const wake = this.#wake;
+      this.#wake = undefined;
+      wake?.();
+    };
+    worker.on('message', (m: ParserReply) => {
+      this.#replies.push(m);
+      notify();
+    });
+    worker.on('error', (e) => {
+      this.#failed = e;
+      notify();
+    });
+    worker.on('exit', (code) => {
+      this.#failed ??= new Error(`zgrab2 parser thread exited (code ${code})`);
+      notify();
+    });
+  }
+
+  static async start(now: Date, options: Zgrab2Options): Promise<ParserThread> {
+    // This module runs again in the thread; as TypeScript through tsx, whose loader a new thread
+    // does not inherit, a small bootstrap registers it first.
+    let boot = `await import(${JSON.stringify(import.meta.url)});`;
+    if (import.meta.url.endsWith('.ts')) boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); ${boot}`;
+    // A larger young generation than the default: the thread allocates short-lived objects fast.
+    const worker = new Worker(new URL('data:text/javascript,' + encodeURIComponent(boot)), { workerData: { kind: PARSER_KIND }, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+    const thread = new ParserThread(worker);
+    // Loaded and ready once it answers an empty start.
+    thread.#send({ kind: 'start', nowMs: now.getTime(), options, number: 0 });
+    await thread.next();
+    return thread;
+  }
+
+  /** Hands the line state over: the thread goes on exactly where `splitter` stopped. */
+  handOver(splitter: LineSplitter): this {
+    this.#send({ kind: 'start', nowMs: Number.NaN, options: {}, number: splitter.number, ...(splitter.carry ? { carry: splitter.carry } : {}) });
+    splitter.carry = undefined;
+    // The start message is answered too (with no records).
+    return this;
+  }
+
+  #send(m: ParserRequest): void {
+    this.inFlight++;
+    this.#worker.postMessage(m);
+  }
+
+  push(chunk: Buffer): void {
+    this.#send({ kind: 'chunk', chunk });
+  }
+
+  end(): void {
+    this.#send({ kind: 'end' });
+  }
+
+  /** The records of the oldest unanswered message. */
+  async next(): Promise<IngestRecord[]> {
+    while (this.#replies.length === 0) {
+      if (this.#failed) throw this.#failed;
+      await new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+    const m = this.#replies.shift()!;
+    this.inFlight--;
+    if ('error' in m) throw new Error(`zgrab2 parser thread: ${m.error}`);
+    return m.records;
+  }
+
+  stop(): void {
+    void this.#worker.terminate();
+  }
+}
+
+/** The parser thread: the same splitting and mapping as the reading thread, on chunks it is sent. */
+function runParserThread(): void {
+  let splitter = new LineSplitter();
+  let now = new Date();
+  let options: Zgrab2Options = {};
+  const lines: Line[] = [];
+  parentPort!.on('message', (m: ParserRequest) => {
+    const records: IngestRecord[] = [];
+    try {
+      if (m.kind === 'start') {
+        if (!Number.isNaN(m.nowMs)) {
+          now = new Date(m.nowMs);
+          options = m.options;
+        }
+        splitter = new LineSplitter(m.number, m.carry ? Buffer.from(m.carry) : undefined);
+      } else if (m.kind === 'chunk') {
+        splitter.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength), lines);
+      } else {
+        splitter.end(lines);
+      }
+      for (const line of lines) lineRecords(line, now, options, records);
+      lines.length = 0;
+      parentPort!.postMessage({ records } satisfies ParserReply);
+    } catch (e) {
+      parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) } satisfies ParserReply);
+    }
+  });
+}
+
+if (!isMainThread && (workerData as { kind?: unknown } | null)?.kind === PARSER_KIND) runParserThread();
 
 export const zgrab2Source: IngestSource = makeZgrab2Source();
 

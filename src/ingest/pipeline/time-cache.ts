@@ -1,0 +1,30 @@
+/**
+ * Timestamp parsing and formatting with a memory of recent values: scans repeat the same few
+ * observation times across thousands of hosts and services, and each record would otherwise parse
+ * and format them several times (validation, grouping, merging).
+ */
+import { isoTime, parseTimestamp } from '../../lib/time.ts';
+
+const MAX = 10_000;
+const parsed = new Map<string, number | undefined>();
+const formatted = new Map<number, string>();
+
+/** parseTimestamp, remembered. */
+export function parseTimeCached(text: string): number | undefined {
+  if (parsed.has(text)) return parsed.get(text);
+  const ms = parseTimestamp(text);
+  if (parsed.size >= MAX) parsed.clear();
+  parsed.set(text, ms);
+  return ms;
+}
+
+/** isoTime of epoch milliseconds, remembered. */
+export function isoTimeCached(ms: number): string {
+  let text = formatted.get(ms);
+  if (text === undefined) {
+    text = isoTime(ms);
+    if (formatted.size >= MAX) formatted.clear();
+    formatted.set(ms, text);
+  }
+  return text;
+}

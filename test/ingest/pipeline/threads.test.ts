@@ -1,0 +1,110 @@
+/**
+ * The threads a long ingest uses give exactly the results of the single-threaded path: the zgrab2
+ * parser thread (same records, in order, with the same positions, whatever the chunking and
+ * wherever the hand-over falls) and the store's writer thread with the pipeline's overlapped
+ * writes (same stored versions, times and summary, with a host in consecutive batches, late
+ * observations and certificates).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { readZgrab2 } from '../../../src/ingest/zgrab2/zgrab2-source.ts';
+import { runIngest } from '../../../src/ingest/pipeline/index.ts';
+import type { IngestRecord } from '../../../src/ingest/observation.ts';
+import { deps, dumpStore, fixtureDer, from, host, open, tempRuntime } from './helpers.ts';
+
+const NOW = new Date('2026-02-01T00:00:00Z');
+const scan = readFileSync(new URL('../../fixtures/zgrab2/scan.jsonl', import.meta.url));
+
+function input(chunkSize: number): Readable {
+  // Bad lines, a blank line and CRLF around the fixture's lines, cut into chunks of chunkSize bytes.
+  const text = Buffer.concat([scan, Buffer.from('not json\n\r\n{"ip":"192.0.2.77"}\r\n'), scan, Buffer.from('{"ip": "192.0.2.8", "data": {"x": 1}')]);
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < text.length; i += chunkSize) chunks.push(text.subarray(i, i + chunkSize));
+  return Readable.from(chunks);
+}
+
+async function collect(chunkSize: number, threadAfterBytes: number): Promise<IngestRecord[]> {
+  const out: IngestRecord[] = [];
+  for await (const r of readZgrab2(input(chunkSize), NOW, {}, threadAfterBytes)) out.push(r);
+  return out;
+}
+
+test('zgrab2: the parser thread gives the records of the reading thread, in order', async () => {
+  const inline = await collect(1000, Number.POSITIVE_INFINITY);
+  assert.ok(inline.length > 20);
+  assert.ok(inline.some((r) => r.kind === 'rejected' && /invalid JSON/.test(r.reason)));
+  assert.deepEqual(await collect(1000, 0), inline, 'thread from the first byte');
+  assert.deepEqual(await collect(333, 5000), inline, 'hand-over in the middle of a line');
+  assert.deepEqual(await collect(64 * 1024, 0), inline, 'one chunk');
+});
+
+test('zgrab2: a consumer that stops early stops the parser thread', async () => {
+  let n = 0;
+  for await (const _ of readZgrab2(input(500), NOW, {}, 0)) if (++n === 3) break;
+  assert.equal(n, 3);
+});
+
+const leaf = fixtureDer('leaf.pem');
+const inter = fixtureDer('intermediate.pem');
+
+/** Hosts seen in consecutive batches, changing services, late observations and certificates. */
+function records(): IngestRecord[] {
+  const out: IngestRecord[] = [];
+  for (let day = 10; day < 16; day++) {
+    for (let i = 0; i < 12; i++) {
+      const at = `2026-01-${day}T0${i % 3}:00:00Z`;
+      const services = [open(80, { serviceName: 'HTTP', banner: `day ${day % (i + 2)}` })];
+      if ((i + day) % 4 === 0) services.push(open(443, { serviceName: 'HTTP', tls: { chain: i % 2 ? [leaf, inter] : [leaf] } }));
+      if ((i + day) % 5 === 0) services.push(open(22, { state: 'closed' }));
+      out.push(host(`192.0.2.${i}`, at, services, i % 4 === 0 ? { names: [`n${day}.example`] } : {}));
+    }
+    // An observation older than what the store holds by then: history is edited in place.
+    if (day > 11) out.push(host('192.0.2.1', `2026-01-${day - 2}T12:00:00Z`, [open(8080, { banner: `late ${day}` })]));
+  }
+  return out;
+}
+
+test('the writer thread and overlapped writes store what the single-threaded path stores', async () => {
+  const one = await tempRuntime();
+  const two = await tempRuntime();
+  try {
+    const plain = await runIngest(from(records()), deps(one.rt, { batchSize: 5, writerThreadAfterRecords: Number.POSITIVE_INFINITY }));
+    // Started before the run (a run starts its own only after many records), so every write goes through it.
+    const stop = await two.rt.store.documents.startWriterThread!();
+    try {
+      const threaded = await runIngest(from(records()), deps(two.rt, { batchSize: 5 }));
+      assert.deepEqual(threaded, plain);
+      assert.ok(plain.hosts.historyUpdated > 0, 'late observations were part of the run');
+      const dump = await dumpStore(one.rt.store);
+      assert.equal(await dumpStore(two.rt.store), dump);
+      // A re-run through the thread writes nothing.
+      const again = await runIngest(from(records()), deps(two.rt, { batchSize: 5 }));
+      assert.equal(again.hosts.created + again.hosts.updated, 0);
+      assert.equal(await dumpStore(two.rt.store), dump);
+    } finally {
+      await stop();
+    }
+    assert.equal((await two.rt.store.documents.put('hosts', '198.51.100.1', { ip: '198.51.100.1' }, '2026-01-01T00:00:00Z')).outcome, 'created');
+  } finally {
+    await one.close();
+    await two.close();
+  }
+});
+
+test('the writer thread is stopped when a run fails, and the store stays usable', async () => {
+  const t = await tempRuntime();
+  try {
+    async function* failing(): AsyncGenerator<IngestRecord> {
+      yield* records().slice(0, 30);
+      throw new Error('input broke');
+    }
+    await assert.rejects(runIngest(failing(), deps(t.rt, { batchSize: 5, writerThreadAfterRecords: 10 })), /input broke/);
+    const count = await t.rt.store.documents.count('hosts');
+    assert.ok(count > 0);
+    assert.equal((await t.rt.store.documents.put('hosts', '198.51.100.1', { ip: '198.51.100.1' }, '2026-01-01T00:00:00Z')).outcome, 'created');
+  } finally {
+    await t.close();
+  }
+});
