@@ -261,6 +261,34 @@ export interface AsmLogbookRepository {
   lastId(workspaceId: string): Promise<number>;
 }
 
+/** A saved inventory query of a workspace (contract §2B.9). */
+export interface SavedQuery {
+  /** Database integer as a decimal string (the wire's `queryId`). */
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly name: string;
+  readonly query: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface SavedQueryFilter {
+  /** Names starting with this, ignoring case. */
+  readonly namePrefix?: string;
+  /** Name or query text containing this, ignoring case. */
+  readonly term?: string;
+}
+
+/** A workspace's saved queries; an id of another workspace is not found. */
+export interface AsmSavedQueryRepository {
+  /** Ordered by name (ignoring case), then id, so an exact name comes before longer ones sharing its prefix. */
+  list(workspaceId: string, filter: SavedQueryFilter, page: AssetPage): Promise<{ items: SavedQuery[]; total: number }>;
+  get(workspaceId: string, id: string): Promise<SavedQuery | undefined>;
+  add(workspaceId: string, name: string, query: string, at: string): Promise<SavedQuery>;
+  update(workspaceId: string, id: string, name: string, query: string, at: string): Promise<SavedQuery | undefined>;
+  remove(workspaceId: string, id: string): Promise<boolean>;
+}
+
 /** A user's note on an ASM asset (contract §2B.3 AsmComment); ids are integers, unique per instance. */
 export interface AsmComment {
   readonly commentId: number;
@@ -359,35 +387,6 @@ export interface AsmRiskRepository {
   /** Replaces the workspace's setting of `setting.type`, with its events. */
   putTypeSetting(workspaceId: string, setting: RiskTypeSetting, events: readonly NewRiskEvent[]): Promise<RiskEvent[]>;
 }
-
-/** A saved inventory query of a workspace (contract §2B.9). */
-export interface SavedQuery {
-  /** Database integer as a decimal string (the wire's `queryId`). */
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly name: string;
-  readonly query: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-export interface SavedQueryFilter {
-  /** Names starting with this, ignoring case. */
-  readonly namePrefix?: string;
-  /** Name or query text containing this, ignoring case. */
-  readonly term?: string;
-}
-
-/** A workspace's saved queries; an id of another workspace is not found. */
-export interface AsmSavedQueryRepository {
-  /** Ordered by name (ignoring case), then id, so an exact name comes before longer ones sharing its prefix. */
-  list(workspaceId: string, filter: SavedQueryFilter, page: AssetPage): Promise<{ items: SavedQuery[]; total: number }>;
-  get(workspaceId: string, id: string): Promise<SavedQuery | undefined>;
-  add(workspaceId: string, name: string, query: string, at: string): Promise<SavedQuery>;
-  update(workspaceId: string, id: string, name: string, query: string, at: string): Promise<SavedQuery | undefined>;
-  remove(workspaceId: string, id: string): Promise<boolean>;
-}
-
 /** A page row: the saved hit when it was made from the current content, otherwise the current document. */
 export type PageRow =
   | { readonly id: string; readonly contentHash: string; readonly hit: string; readonly doc?: undefined }
@@ -424,11 +423,6 @@ export interface PageReader {
   staleHits(index: IndexName, spec: string, after: string | undefined, window: number): Promise<{ stale: StaleHit[]; last: string | undefined }>;
   /** Drops saved hits of documents that no longer exist; returns how many. */
   removeOrphanHits(index: IndexName): Promise<number>;
-  /**
-   * The current version of a document as JSON text, exactly as JSON.stringify writes the document
-   * `documents.get` returns (SQLite hands back its stored text: canonical JSON is that text).
-   */
-  documentJson(index: IndexName, id: string): Promise<string | undefined>;
 }
 
 export interface Store {
@@ -442,9 +436,9 @@ export interface Store {
   readonly asmSavedQueries: AsmSavedQueryRepository;
   readonly seeds: SeedRepository;
   readonly pages: PageReader;
-  readonly asmAnnotations: AsmAnnotationRepository;
   readonly asmAssets: AsmAssetRepository;
   readonly asmLogbook: AsmLogbookRepository;
+  readonly asmAnnotations: AsmAnnotationRepository;
   readonly asmRisks: AsmRiskRepository;
   close(): Promise<void>;
 }
