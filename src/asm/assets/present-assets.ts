@@ -93,7 +93,9 @@ function software(entry: unknown, now: Date): Json | undefined {
   const e = obj(entry);
   if (!e) return undefined;
   const uri = str(e.uniform_resource_identifier) ?? str(e.cpe) ?? '';
-  const cpe = parseCpe(uri);
+  // The URI is read only for what the entry does not spell out (discovery keeps URIs alone).
+  const spelled = str(e.product) !== undefined && str(e.vendor) !== undefined && str(e.part) !== undefined;
+  const cpe = spelled ? {} : parseCpe(uri);
   const product = str(e.product) ?? cpe.product;
   if (!product) return undefined;
   const vendor = str(e.vendor) ?? cpe.vendor;
