@@ -307,6 +307,8 @@ describe('web entities', () => {
       hosts: [HOST_A, HOST_B].map((ip) => ({ ipAddress: ip, refUrl: `${BASE}/v1/assets/hosts/${ip}` })),
     });
     assertAsmError(await asm('GET', '/api/v1/assets/web-entities/www.example.com:8443'), 404, 10086);
+    const list = await asm('GET', '/api/v1/assets/web-entities');
+    assert.deepEqual(list.json.assets.map((a: any) => a.assetId), ['www.example.com:443']);
     assertAsmError(await asm('GET', '/api/v1/assets/web-entities/no-port'), 404, 10086);
   });
 
@@ -360,6 +362,18 @@ describe('object storages (beta)', () => {
     assert.deepEqual(r.json.tags.map((t: any) => [t.label, t.color]), [['exposed', '#f00']]);
     assert.equal(r.json.comments.totalComments, 1);
     assert.equal((await asm('DELETE', `/api/beta/assets/object-storages/${encoded}/tags/exposed`)).status, 200);
+  });
+});
+
+describe('OpenAPI', () => {
+  test('the asset routes are in the OpenAPI document with the key credential', async () => {
+    const r = await s.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    assert.equal(r.statusCode, 200);
+    const doc = JSON.parse(r.body);
+    for (const path of ['/v1/assets/hosts', '/v1/assets/hosts/{id}/comments/{commentId}', '/v1/assets/domains/{domain}/subdomains/{id}/tags/{name}', '/beta/assets/object-storages/{id}', '/v1/assets/web-entities/{id}/instances']) {
+      assert.ok(doc.paths[path], path);
+    }
+    assert.deepEqual(doc.paths['/v1/assets/hosts'].get.security, [{ asmApiKey: [] }]);
   });
 });
 

@@ -160,9 +160,9 @@ export async function assetRoutes(app: FastifyInstance, ctx: AsmContext): Promis
   );
   await memberRoutes(app, ctx, FAMILIES.subdomains, domainSubdomains, 'ASM Subdomains');
 
-  // Web entities are listed only through inventory search; get, comments, tags and instances here.
+  // The clients list web entities through inventory search only; the list is here for completeness.
   const webEntities = FAMILIES['web-entities'];
-  await memberRoutes(app, ctx, webEntities, webEntities.path, 'ASM Web Entities');
+  await collectionRoutes(app, ctx, webEntities, 'ASM Web Entities');
   app.get<{ Params: { id: string }; Querystring: { pageSize?: string; cursor?: string } }>(
     `${webEntities.path}/:id/instances`,
     {
