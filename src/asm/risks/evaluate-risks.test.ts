@@ -15,7 +15,7 @@ import { createAsmContext, type AsmContext } from '../asm-context.ts';
 import { evaluateChange, subscribeRiskEvaluation } from './subscribe-risk-evaluation.ts';
 import { evaluateWorkspace } from './evaluate-risks.ts';
 import { patchRiskType } from './risk-type-settings.ts';
-import { openRisksOf } from './open-risks-of.ts';
+import { openRisksOf, openRisksOfMany } from './open-risks-of.ts';
 import type { ServiceDoc } from './risk-model.ts';
 
 const DAY = 86_400_000;
@@ -248,6 +248,16 @@ describe('risk evaluation', () => {
     // w1 disabled and lowered rdp; w2 has the catalogue's settings.
     assert.equal(w2.find((i) => i.typeId === 'service.remote_access.rdp_exposed')!.severity, 'high');
     assert.deepEqual(await store.asmRisks.typeSettings('w2'), []);
+    const many = await openRisksOfMany(ctx, 'w2', 'HOST', [IP, '192.0.2.99']);
+    assert.deepEqual([...many.keys()], [IP]);
+    assert.deepEqual(
+      many.get(IP)!.map((r) => [r.type, r.port, r.transportProtocol, r.name, r.severity]),
+      [
+        ['HOST_RISK', 3389, 'TCP', 'Exposed RDP', 'high'],
+        ['HOST_RISK', 23, 'TCP', 'Exposed Telnet', 'high'],
+      ],
+    );
+    assert.deepEqual((await openRisksOf(ctx, 'w2', 'CERT', SHA)).map((r) => [r.type, r.port, r.riskType]), [['CERT_RISK', undefined, 'cert.expired']]);
   });
 
   test('the subscription evaluates what discovery announces', async () => {

@@ -29,15 +29,22 @@ const KIND: Readonly<Record<string, AssetRisk['type']>> = {
 };
 
 export async function openRisksOf(ctx: AsmContext, workspaceId: string, assetType: string, assetId: string): Promise<AssetRisk[]> {
+  return (await openRisksOfMany(ctx, workspaceId, assetType, [assetId])).get(assetId) ?? [];
+}
+
+/** The open risks of many assets of one family in two queries, by asset id (assets without risks are absent). */
+export async function openRisksOfMany(ctx: AsmContext, workspaceId: string, assetType: string, assetIds: readonly string[]): Promise<Map<string, AssetRisk[]>> {
+  const out = new Map<string, AssetRisk[]>();
   const kind = KIND[assetType];
-  if (!kind) return [];
-  const instances = await ctx.store.asmRisks.listInstances(workspaceId, { assetType, assetIds: [assetId], status: 'open' });
-  if (instances.length === 0) return [];
+  if (!kind || assetIds.length === 0) return out;
+  const instances = await ctx.store.asmRisks.listInstances(workspaceId, { assetType, assetIds, status: 'open' });
+  if (instances.length === 0) return out;
   const types = effectiveTypes(await ctx.store.asmRisks.typeSettings(workspaceId));
-  return instances.map((i) => {
+  for (const i of instances) {
     const t = types.get(i.typeId);
     const port = i.context.port;
-    return {
+    const list = out.get(i.assetId) ?? [];
+    list.push({
       type: kind,
       ...(typeof port === 'number' ? { port, transportProtocol: typeof i.context.transportProtocol === 'string' ? i.context.transportProtocol : 'TCP' } : {}),
       name: t?.catalogue.name ?? i.typeId,
@@ -46,6 +53,8 @@ export async function openRisksOf(ctx: AsmContext, workspaceId: string, assetTyp
       categories: i.categories ?? t?.categories ?? [],
       id: i.id,
       riskType: i.typeId,
-    };
-  });
+    });
+    out.set(i.assetId, list);
+  }
+  return out;
 }
