@@ -35,7 +35,7 @@ function groupsOrds(view: TypedView, from: number, to: number): number[] {
 
 /** Value ordinals of `slot` whose every token list holds all `tokens` (consecutively when phrase). */
 function tokenValueOrds(slot: Slot, tokens: readonly string[], phrase: boolean): number[] {
-  const ti = slot.tokens();
+  const ti = slot.tokens(phrase && tokens.length > 1);
   let acc: Bitmap | undefined;
   for (const tok of tokens) {
     const t = ti.ordOf.get(tok);

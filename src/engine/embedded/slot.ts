@@ -173,9 +173,10 @@ export class Slot {
     this._ftSeen = values.length;
   }
 
-  tokens(): TokenIndex {
+  /** The token index, caught up; `sequences` when a phrase will be checked (see TokenIndex.catchUp). */
+  tokens(sequences = false): TokenIndex {
     if (!this.tokenIndex) this.tokenIndex = new TokenIndex();
-    this.tokenIndex.catchUp(this.values);
+    this.tokenIndex.catchUp(this.values, sequences);
     return this.tokenIndex;
   }
 

@@ -21,21 +21,31 @@ export class TokenIndex {
   private builtUpTo = 0;
   private sorted: number[] | undefined;
 
-  catchUp(values: readonly Leaf[]): void {
+  /**
+   * Tokenises the values added since the last call. With `sequences` (phrase queries), token
+   * sequences are recorded in the same pass when they are up to date, so a value is tokenised
+   * once; other token queries leave them out, since they can be larger than the values.
+   */
+  catchUp(values: readonly Leaf[], sequences = false): void {
     if (this.builtUpTo === values.length) return;
+    if (sequences && this.seqStart.length === 0) this.seqStart.push(0);
+    const withSeq = sequences && this.seqStart.length - 1 === this.builtUpTo;
     for (let v = this.builtUpTo; v < values.length; v++) {
       const value = values[v];
-      if (typeof value !== 'string') continue;
-      for (const tok of tokenize(value)) {
-        let t = this.ordOf.get(tok);
-        if (t === undefined) {
-          t = this.tokens.length;
-          this.ordOf.set(tok, t);
-          this.tokens.push(tok);
-          this.sorted = undefined;
+      if (typeof value === 'string') {
+        for (const tok of tokenize(value)) {
+          let t = this.ordOf.get(tok);
+          if (t === undefined) {
+            t = this.tokens.length;
+            this.ordOf.set(tok, t);
+            this.tokens.push(tok);
+            this.sorted = undefined;
+          }
+          this.values.add(t, v);
+          if (withSeq) this.seq.push(t);
         }
-        this.values.add(t, v);
       }
+      if (withSeq) this.seqStart.push(this.seq.length);
     }
     this.builtUpTo = values.length;
   }
