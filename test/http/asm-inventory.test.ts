@@ -349,3 +349,21 @@ describe('risks', () => {
     assert.equal((await all({ query: 'risks: *' }, s.other.asmKey)).total, 0);
   });
 });
+
+describe('freshness', () => {
+  test('a new search sees writes made while another loop pages; the loop still sees every asset once', async () => {
+    const p1 = await asm('GET', `/api/inventory/v1?${qs({ pageSize: 5 })}`);
+    await s.rt.store.asmAnnotations.tagAsset(W, 'HOST', hostDocs[5].ip, 'late', null, '#000000', AT);
+    assert.deepEqual((await all({ query: 'tags: late' })).hits.map((h) => h.asset_id), [hostDocs[5].ip]);
+    const rest: string[] = [];
+    let cursor = p1.json.nextCursor;
+    while (cursor) {
+      const r = await asm('GET', `/api/inventory/v1?${qs({ pageSize: 5, cursor })}`);
+      rest.push(...r.json.hits.map((h: any) => h.asset_id));
+      cursor = r.json.nextCursor;
+    }
+    const ids = [...p1.json.hits.map((h: any) => h.asset_id), ...rest];
+    assert.equal(ids.length, TOTAL());
+    assert.equal(new Set(ids).size, TOTAL());
+  });
+});

@@ -17,8 +17,9 @@ import { fail, ok, type Problem, type Result } from '../../lib/problem.ts';
 import type { AsmContext } from '../asm-context.ts';
 import { inventoryCatalogue } from './inventory-catalogue.ts';
 import { compileInventoryQuery } from './compile-inventory-query.ts';
-import { loadInventory, type InventoryEntry } from './inventory-documents.ts';
-import { InventoryEngine } from './inventory-engine.ts';
+import type { InventoryEntry } from './inventory-documents.ts';
+import type { InventoryEngine } from './inventory-engine.ts';
+import { inventoryEngine } from './inventory-cache.ts';
 import { workspacesOf } from './search-inventory.ts';
 
 export const MAX_AGGREGATION_BUCKETS = 1000;
@@ -215,7 +216,7 @@ export async function aggregateInventory(ctx: AsmContext, callerWorkspace: strin
   if (input.query !== undefined && input.query !== null && typeof input.query !== 'string') return fail('invalid_request', 'query must be a string or null');
   const query = compileInventoryQuery(input.query ?? '', ctx.now());
   if (!query.ok) return query;
-  const engine = new InventoryEngine(await loadInventory(ctx, workspace.value));
+  const engine = await inventoryEngine(ctx, workspace.value, false);
   const cat = inventoryCatalogue();
   let tree: AggNode | undefined;
   if (input.aggregation !== undefined && input.aggregation !== null) {

@@ -111,7 +111,7 @@ async function openRisks(ctx: AsmContext, workspaceId: string): Promise<Map<stri
  * services are therefore also reachable under the literal key `host.services` (the same array),
  * which hits never show (`publicDocument`).
  */
-const NESTED_SERVICES = 'host.services';
+export const NESTED_SERVICES = 'host.services';
 
 /** The document as hits show it. */
 export function publicDocument(doc: InventoryDocument): InventoryDocument {

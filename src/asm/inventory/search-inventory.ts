@@ -11,8 +11,8 @@ import { decodeCursor, encodeCursor, requestFingerprint } from '../../search/cur
 import type { AsmContext } from '../asm-context.ts';
 import { inventoryCatalogue } from './inventory-catalogue.ts';
 import { compileInventoryQuery } from './compile-inventory-query.ts';
-import { loadInventory, publicDocument } from './inventory-documents.ts';
-import { InventoryEngine } from './inventory-engine.ts';
+import { publicDocument } from './inventory-documents.ts';
+import { inventoryEngine } from './inventory-cache.ts';
 
 export const MAX_INVENTORY_PAGE_SIZE = 1000;
 
@@ -130,7 +130,7 @@ export async function searchInventory(ctx: AsmContext, callerWorkspace: string, 
     if (!decoded.ok) return fail('invalid_cursor', decoded.problem.message, { details: [{ cursor: input.cursor, reason: decoded.problem.message }] });
     position = decoded.value;
   }
-  const engine = new InventoryEngine(await loadInventory(ctx, workspace.value));
+  const engine = await inventoryEngine(ctx, workspace.value, position !== undefined);
   const backwards = position?.dir === 'prev';
   const result = engine.page(query.value, sort.value, pageSize, position?.at, backwards);
   const hits = result.hits.map((h) => {
