@@ -15,7 +15,7 @@ import { ASSET_TYPES } from '../../model/asm-asset.ts';
 import type { Seed } from '../../store/store.ts';
 import type { AsmContext } from '../asm-context.ts';
 import type { AssetsChange } from '../assets-changed.ts';
-import { computeAssets, hostPorts } from './compute-assets.ts';
+import { computeAssets } from './compute-assets.ts';
 import { diffAssets, type AssetDiff } from './diff-assets.ts';
 import { computeIncremental } from './incremental.ts';
 import { DiscoveryIndex, type Doc } from './discovery-index.ts';
@@ -210,12 +210,12 @@ function hostMatters(watch: Watch, ip: string, doc: Doc | undefined): boolean {
   if (!doc || watch.scope.domains.length === 0) return false;
   const dns = (doc.dns ?? {}) as { names?: unknown; reverse_dns?: { names?: unknown } };
   const all = [...(Array.isArray(dns.names) ? dns.names : []), ...(Array.isArray(dns.reverse_dns?.names) ? dns.reverse_dns.names : [])];
-  if (all.some((n) => {
+  // A host outside the workspace that presents one of its certificates changes nothing: a
+  // certificate's hosts are the workspace's hosts presenting it.
+  return all.some((n) => {
     const c = cleanName(n);
     return c !== undefined && domainOf(watch.scope, c) !== undefined;
-  })) return true;
-  // A host presenting a certificate the workspace holds changes that certificate's hosts.
-  return hostPorts(doc).some((p) => p.certificates.some((fp) => watch.certs.has(fp)));
+  });
 }
 
 function certMatters(watch: Watch, fp: string, doc: Doc | undefined): boolean {
