@@ -93,8 +93,9 @@ export function aggregateField(
     const part = data.nested.get(root);
     if (!part) return none;
     slot = part.scope.slots.get(field.docPath === root ? '' : relativePath(field.docPath, root));
-    // Every element of a matching document, whether or not it matched the query itself.
-    units = part.elemsOf(match).andInPlace(part.realLive());
+    // Every element of a matching document, whether or not it matched the query itself (all of
+    // them when every document matches: the shared live set, only read below).
+    units = match.size === data.docs.liveCount ? part.realLive() : part.elemsOf(match).andInPlace(part.realLive());
     unitCount = part.scope.idCount;
   }
   if (!slot || units.isEmpty) return none;

@@ -11,7 +11,7 @@ import { FulltextIndex } from './fulltext-index.ts';
 import { GrowableU32 } from './growable.ts';
 import { OrderIndex } from './order-index.ts';
 import { Scope } from './scope.ts';
-import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
 export class NestedPart {
@@ -72,29 +72,35 @@ export class NestedPart {
 
   /** Documents having at least one of `elems`: a new bitmap. */
   docsOf(elems: Bitmap): Bitmap {
-    const out: number[] = [];
+    const es = elems.toUint32Array();
+    const out = new Uint32Array(es.length);
     const elemDoc = this.elemDoc.data;
+    let n = 0;
     let last = -1;
-    for (const e of elems.toUint32Array()) {
-      const d = elemDoc[e];
+    for (let i = 0; i < es.length; i++) {
+      const d = elemDoc[es[i]];
       // Elements of one document are consecutive, so duplicates are adjacent.
-      if (d !== last) out.push((last = d));
+      if (d !== last) out[n++] = last = d;
     }
-    return RoaringBitmap32.from(out);
+    return bitmapOfSorted(out.subarray(0, n));
   }
 
   /** Every element of `docs`: a new bitmap. */
   elemsOf(docs: Bitmap): Bitmap {
-    const out: number[] = [];
+    const ds = docs.toUint32Array();
     const start = this.start.data;
     const count = this.count.data;
     const known = this.start.length;
-    for (const d of docs.toUint32Array()) {
+    let total = 0;
+    for (let i = 0; i < ds.length; i++) if (ds[i] < known) total += count[ds[i]];
+    const out = new Uint32Array(total);
+    let n = 0;
+    for (let i = 0; i < ds.length; i++) {
+      const d = ds[i];
       if (d >= known) continue;
-      const s = start[d];
-      for (let e = s, end = s + count[d]; e < end; e++) out.push(e);
+      for (let e = start[d], end = e + count[d]; e < end; e++) out[n++] = e;
     }
-    return RoaringBitmap32.from(out);
+    return bitmapOfSorted(out);
   }
 }
 

@@ -10,7 +10,7 @@
  * leaf, with its prefixes, is marked present for `exists`.
  */
 import type { Leaf } from '../../model/values-of.ts';
-import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { PathNode } from './path-node.ts';
 import { PostingTable } from './posting-table.ts';
 import { Slot } from './slot.ts';
@@ -222,7 +222,7 @@ export class Scope {
       let n = 0;
       const alive = this.alive;
       for (let i = 0; i < this.idCount; i++) if (alive[i] === 1) ids[n++] = i;
-      this.liveCache = RoaringBitmap32.from(ids);
+      this.liveCache = bitmapOfSorted(ids);
     }
     return this.liveCache;
   }
