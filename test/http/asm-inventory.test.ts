@@ -367,3 +367,35 @@ describe('freshness', () => {
     assert.equal(new Set(ids).size, TOTAL());
   });
 });
+
+describe('OpenAPI', () => {
+  test('inventory, saved-query, clouds and beta routes are documented with the key credential', async () => {
+    const r = await s.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    assert.equal(r.statusCode, 200);
+    const doc = JSON.parse(r.body);
+    for (const path of [
+      '/inventory/v1',
+      '/inventory/v1/aggregate',
+      '/inventory/v1/fields',
+      '/inventory/v1/saved-query',
+      '/inventory/v1/saved-query/{queryId}',
+      '/v1/clouds/hostCounts/{since}',
+      '/v1/clouds/unknownCounts',
+      '/beta/logbook/getLogbookData',
+      '/beta/cloudConnector/addCloudAssets',
+      '/beta/assets/inputAssets',
+      '/beta/assets/counts',
+      '/beta/assets/hostCountsByCountry',
+      '/beta/users/{userUuid}/workspaces',
+    ]) {
+      assert.ok(doc.paths[path], path);
+    }
+    assert.deepEqual(doc.paths['/inventory/v1'].get.security, [{ asmApiKey: [] }]);
+  });
+
+  test('aggregate accepts null workspaces, query and aggregation (2.1.9 sends them)', async () => {
+    const r = await asm('POST', '/api/inventory/v1/aggregate', { body: { workspaces: null, query: null, aggregation: null } });
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json.aggregation, null);
+  });
+});

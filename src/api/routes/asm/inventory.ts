@@ -46,7 +46,7 @@ export async function inventoryRoutes(app: FastifyInstance, ctx: AsmContext): Pr
         summary: 'Aggregate the workspace’s assets: term, rareTerm, cardinality, filter, nested, reverseNested, nestable',
         body: {
           type: 'object',
-          properties: { workspaces: { type: ['array', 'null'], items: { type: 'string' } }, query: { type: ['string', 'null'] }, aggregation: {} },
+          properties: { workspaces: { type: 'array', nullable: true, items: { type: 'string' } }, query: { type: 'string', nullable: true }, aggregation: {} },
         },
       },
       config,
