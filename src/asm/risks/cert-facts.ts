@@ -44,7 +44,16 @@ function trustOf(doc: CertDoc): boolean | undefined {
   return undefined;
 }
 
+// Every certificate detector reads the same facts; documents are not changed while detected.
+const documentFacts = new WeakMap<CertDoc, CertFacts>();
+
 export function factsFromDocument(doc: CertDoc): CertFacts {
+  let facts = documentFacts.get(doc);
+  if (!facts) documentFacts.set(doc, (facts = readFactsFromDocument(doc)));
+  return facts;
+}
+
+function readFactsFromDocument(doc: CertDoc): CertFacts {
   const labels = strings(doc.labels);
   const rsa = numAt(doc, 'parsed.subject_key_info.rsa.length');
   const ec = numAt(doc, 'parsed.subject_key_info.ecdsa.length');
@@ -76,7 +85,17 @@ export function factsFromDocument(doc: CertDoc): CertFacts {
 }
 
 /** The certificate a TLS service presents: the indexed document when known, else the service's leaf summary. */
+const presented = new WeakMap<ServiceDoc, { readonly lookup: unknown; readonly facts: CertFacts | undefined }>();
+
 export function presentedFacts(service: ServiceDoc, lookup: (sha256: string) => CertDoc | undefined): CertFacts | undefined {
+  const hit = presented.get(service);
+  if (hit && hit.lookup === lookup) return hit.facts;
+  const facts = readPresentedFacts(service, lookup);
+  presented.set(service, { lookup, facts });
+  return facts;
+}
+
+function readPresentedFacts(service: ServiceDoc, lookup: (sha256: string) => CertDoc | undefined): CertFacts | undefined {
   const fp = typeof service.certificate === 'string' ? service.certificate : strAt(service, 'tls.certificates.leaf_fp_sha_256');
   const doc = fp ? lookup(fp) : undefined;
   if (doc) return factsFromDocument(doc);

@@ -59,17 +59,27 @@ function normaliseHeader(name: string): string {
 }
 
 /** Values of an HTTP response header, matched case-insensitively with `-` and `_` alike. */
-export function headerValues(s: ServiceDoc, name: string): string[] {
+// Header lookups repeat for every web detector; documents are not changed while detected.
+const headerCache = new WeakMap<ServiceDoc, ReadonlyMap<string, readonly string[]>>();
+
+function headerMap(s: ServiceDoc): ReadonlyMap<string, readonly string[]> {
+  let m = headerCache.get(s);
+  if (m) return m;
+  const built = new Map<string, string[]>();
   const headers = asObj(at(s, 'http.response.headers'));
-  if (!headers) return [];
-  const want = normaliseHeader(name);
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(headers)) {
-    if (normaliseHeader(k) !== want) continue;
-    if (Array.isArray(v)) for (const x of v) if (typeof x === 'string') out.push(x);
-    if (typeof v === 'string') out.push(v);
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    const key = normaliseHeader(k);
+    const list = built.get(key) ?? [];
+    if (Array.isArray(v)) for (const x of v) if (typeof x === 'string') list.push(x);
+    if (typeof v === 'string') list.push(v);
+    built.set(key, list);
   }
-  return out;
+  headerCache.set(s, (m = built));
+  return m;
+}
+
+export function headerValues(s: ServiceDoc, name: string): readonly string[] {
+  return headerMap(s).get(normaliseHeader(name)) ?? [];
 }
 
 export function hasHeader(s: ServiceDoc, name: string): boolean {

@@ -70,8 +70,17 @@ const HEADER_PRODUCTS: readonly (readonly [RegExp, string, string])[] = [
   [/\bMicrosoft-IIS\/(\d[\w.]*)/i, 'microsoft', 'internet_information_services'],
 ];
 
+// Several detectors ask for the same service's software; documents are not changed while detected.
+const softwareCache = new WeakMap<ServiceDoc, readonly SoftwareFact[]>();
+
 /** Every software fact of one service, CPE entries first; a product already known from a CPE with a version is not repeated. */
-export function serviceSoftware(service: ServiceDoc): SoftwareFact[] {
+export function serviceSoftware(service: ServiceDoc): readonly SoftwareFact[] {
+  let facts = softwareCache.get(service);
+  if (!facts) softwareCache.set(service, (facts = readServiceSoftware(service)));
+  return facts;
+}
+
+function readServiceSoftware(service: ServiceDoc): SoftwareFact[] {
   const out: SoftwareFact[] = [];
   const list = Array.isArray(service.software) ? service.software : [];
   for (const entry of list) {
