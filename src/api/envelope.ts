@@ -18,8 +18,14 @@ export function v2Result<T>(result: Result<T>): { code: 200; status: 'OK'; resul
  * written around them instead of going through the reply serialiser.
  */
 export function sendSearchPage(reply: FastifyReply, result: Result<SearchPage>): FastifyReply {
-  const page = unwrap(result);
-  return reply.type('application/json; charset=utf-8').send(`{"code":200,"status":"OK","result":${searchPageJson(page)}}`);
+  return sendV2Json(reply, result.ok ? { ok: true, value: searchPageJson(result.value) } : result);
+}
+
+/** Sends a result that is JSON text already in the v2 envelope. */
+export function sendV2Json(reply: FastifyReply, result: Result<string>): FastifyReply {
+  const json = unwrap(result);
+  // One UTF-8 encoding: a Buffer's length is the Content-Length and it is written as it is.
+  return reply.type('application/json; charset=utf-8').send(Buffer.from(`{"code":200,"status":"OK","result":${json}}`));
 }
 
 export function noContent(reply: FastifyReply): FastifyReply {

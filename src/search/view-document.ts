@@ -18,6 +18,26 @@ export async function viewHost(ctx: SearchContext, rawId: string, atTime?: strin
   return v ? ok(v.doc) : fail('not_found', `Host ${id.value.id} not found`);
 }
 
+/** `viewHost` as JSON text: the current version is sent as stored, without a parse. */
+export async function viewHostJson(ctx: SearchContext, rawId: string, atTime?: string): Promise<Result<string>> {
+  if (atTime !== undefined && atTime !== '') {
+    const r = await viewHost(ctx, rawId, atTime);
+    return r.ok ? ok(JSON.stringify(r.value)) : r;
+  }
+  const id = parseHostId(rawId);
+  if (!id.ok) return id;
+  const text = await ctx.store.pages.documentJson('hosts', id.value.id);
+  return text !== undefined ? ok(text) : fail('not_found', `Host ${id.value.id} not found`);
+}
+
+/** `viewCertificate` as JSON text. */
+export async function viewCertificateJson(ctx: SearchContext, rawFp: string): Promise<Result<string>> {
+  const fp = parseFingerprint(rawFp);
+  if (!fp.ok) return fp;
+  const text = await ctx.store.pages.documentJson('certificates', fp.value);
+  return text !== undefined ? ok(text) : fail('not_found', `Certificate ${fp.value} not found`);
+}
+
 export async function viewCertificate(ctx: SearchContext, rawFp: string): Promise<Result<Record<string, unknown>>> {
   const fp = parseFingerprint(rawFp);
   if (!fp.ok) return fp;

@@ -105,6 +105,21 @@ export class KyselyPageReader implements PageReader {
     return { stale: rows.map((r) => ({ id: r.id, contentHash: r.content_hash, doc: this.#doc(r.doc) })), last: part[part.length - 1] };
   }
 
+  async documentJson(index: IndexName, id: string): Promise<string | undefined> {
+    const row = await this.#db
+      .selectFrom('documents as d')
+      .innerJoin('document_versions as v', (j) =>
+        j.onRef('v.index_name', '=', 'd.index_name').onRef('v.id', '=', 'd.id').onRef('v.version', '=', 'd.version'),
+      )
+      .select('v.doc as doc')
+      .where('d.index_name', '=', index)
+      .where('d.id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    // SQLite's text is canonical JSON, which JSON.parse and JSON.stringify reproduce exactly.
+    return typeof row.doc === 'string' ? row.doc : JSON.stringify(this.#doc(row.doc));
+  }
+
   async removeOrphanHits(index: IndexName): Promise<number> {
     const r = await this.#db
       .deleteFrom('document_hits')

@@ -423,6 +423,11 @@ export interface PageReader {
   staleHits(index: IndexName, spec: string, after: string | undefined, window: number): Promise<{ stale: StaleHit[]; last: string | undefined }>;
   /** Drops saved hits of documents that no longer exist; returns how many. */
   removeOrphanHits(index: IndexName): Promise<number>;
+  /**
+   * The current version of a document as JSON text, exactly as JSON.stringify writes the document
+   * `documents.get` returns (SQLite hands back its stored text: canonical JSON is that text).
+   */
+  documentJson(index: IndexName, id: string): Promise<string | undefined>;
 }
 
 export interface Store {

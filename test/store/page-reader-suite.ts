@@ -106,6 +106,22 @@ export function runPageReaderSuite(name: string, open: () => Promise<Store>): vo
       assert.equal((await store.pages.staleHits('hosts', 'other', undefined, 10)).stale.length, 5);
     });
 
+    it('reads the current version as the JSON text JSON.stringify writes for it', async () => {
+      const docs = [
+        { ip: '10.0.0.2', b: [1, 2.5, -0, 1e21, null, true], a: { z: 'é\u2028"\\', '10': 'index-like', '2': 'first' } },
+        { ip: '10.0.0.3', s: 'a\u0000b\uE000\u0001' },
+      ];
+      await store.documents.put('hosts', 'x', docs[0], T1);
+      await store.documents.put('hosts', 'x', docs[1], T2);
+      await store.documents.put('hosts', 'x', docs[0], '2023-01-01T00:00:00.000Z');
+      const current = (await store.documents.get('hosts', 'x'))!.doc;
+      assert.equal(await store.pages.documentJson('hosts', 'x'), JSON.stringify(current));
+      assert.deepEqual(JSON.parse((await store.pages.documentJson('hosts', 'x'))!), docs[1]);
+      await store.documents.put('certificates', 'c', docs[0], T1);
+      assert.equal(await store.pages.documentJson('certificates', 'c'), JSON.stringify((await store.documents.get('certificates', 'c'))!.doc));
+      assert.equal(await store.pages.documentJson('hosts', 'c'), undefined);
+    });
+
     it('drops hits of removed documents', async () => {
       await store.documents.put('hosts', 'a', { a: 1 }, T1);
       await store.documents.put('hosts', 'b', { b: 1 }, T1);

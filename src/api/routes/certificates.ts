@@ -3,11 +3,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { SearchContext } from '../../search/search-context.ts';
 import { searchDocuments } from '../../search/search-documents.ts';
 import { aggregateDocuments } from '../../search/aggregate-documents.ts';
-import { bulkCertificates, viewCertificate } from '../../search/view-document.ts';
+import { bulkCertificates, viewCertificateJson } from '../../search/view-document.ts';
 import { certificateHosts, certificateObservations } from '../../search/host-history.ts';
 import { parseFingerprint } from '../../search/document-ids.ts';
 import { unwrap } from '../../lib/problem.ts';
-import { listParam, sendSearchPage, v2Result } from '../envelope.ts';
+import { listParam, sendSearchPage, sendV2Json, v2Result } from '../envelope.ts';
 import { searchParams } from '../search-params.ts';
 import { AggregateQuery, SearchBody, SearchQuery, StringOrList } from '../schemas.ts';
 
@@ -55,7 +55,7 @@ export async function certificateRoutes(app: FastifyInstance, ctx: SearchContext
   app.get<{ Params: Static<typeof FpParams> }>(
     '/v2/certificates/:fp',
     { schema: { tags, summary: 'View a certificate', params: FpParams }, config: { ...config, quota: true } },
-    async (req) => v2Result(await viewCertificate(ctx, req.params.fp)),
+    async (req, reply) => sendV2Json(reply, await viewCertificateJson(ctx, req.params.fp)),
   );
 
   app.get<{ Params: Static<typeof FpParams>; Querystring: { cursor?: string } }>(

@@ -3,9 +3,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { SearchContext } from '../../search/search-context.ts';
 import { searchDocuments } from '../../search/search-documents.ts';
 import { aggregateDocuments } from '../../search/aggregate-documents.ts';
-import { viewHost } from '../../search/view-document.ts';
+import { viewHostJson } from '../../search/view-document.ts';
 import { hostCertificates, hostDiff, hostEvents, hostNames } from '../../search/host-history.ts';
-import { boolParam, sendSearchPage, v2, v2Result } from '../envelope.ts';
+import { boolParam, sendSearchPage, sendV2Json, v2, v2Result } from '../envelope.ts';
 import { searchParams } from '../search-params.ts';
 import { AggregateQuery, SearchBody, SearchQuery } from '../schemas.ts';
 import { SERVICE_NAMES } from '../../search/service-names.ts';
@@ -45,7 +45,7 @@ export async function hostRoutes(app: FastifyInstance, ctx: SearchContext): Prom
       schema: { tags, summary: 'View a host (now, or at a past time)', params: IdParams, querystring: Type.Object({ at_time: Type.Optional(Type.String()) }) },
       config: { ...config, quota: true },
     },
-    async (req) => v2Result(await viewHost(ctx, req.params.id, req.query.at_time)),
+    async (req, reply) => sendV2Json(reply, await viewHostJson(ctx, req.params.id, req.query.at_time)),
   );
 
   app.get<{ Params: Static<typeof IdParams>; Querystring: { per_page?: number; cursor?: string } }>(
