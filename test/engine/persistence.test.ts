@@ -211,6 +211,36 @@ describe('engine segments', () => {
     }
   });
 
+  it('a second process on the same directory opens the segments but never checkpoints over them', () => {
+    const dir = tempDir();
+    try {
+      const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+      a.persistence!.open();
+      a.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
+      a.persistence!.checkpoint();
+      a.persistence!.close();
+      // A live process (our parent) holds the directory.
+      writeFileSync(join(dir, 'owner.pid'), String(process.ppid));
+      const manifest = readFileSync(join(dir, 'manifest.json'), 'utf8');
+      const b = new EmbeddedEngine(fixtureCatalogues, { dir });
+      assert.ok(b.persistence!.open().loaded);
+      assert.equal(b.persistence!.shared, true);
+      b.upsert('hosts', '2.2.2.2', hostDoc('2.2.2.2', 'HTTP'));
+      b.persistence!.checkpoint();
+      assert.equal(readFileSync(join(dir, 'manifest.json'), 'utf8'), manifest);
+      b.persistence!.close();
+      assert.equal(readFileSync(join(dir, 'owner.pid'), 'utf8'), String(process.ppid), 'the owner keeps the directory');
+      // Once the owner is gone, the next process takes over.
+      writeFileSync(join(dir, 'owner.pid'), '999999999');
+      const c = new EmbeddedEngine(fixtureCatalogues, { dir });
+      assert.ok(c.persistence!.open().loaded);
+      assert.equal(c.persistence!.shared, false);
+      c.persistence!.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses segments written for another catalogue', () => {
     const dir = tempDir();
     try {

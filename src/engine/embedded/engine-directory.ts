@@ -27,6 +27,8 @@ import type { IndexData } from './index-data.ts';
 import { CorruptSegmentError, SEGMENT_FORMAT_VERSION, SegmentReader, SegmentWriter } from './segment-codec.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
+/** Holds the pid of the process that opened the directory and may checkpoint it. */
+export const OWNER_FILE = 'owner.pid';
 const INDEXES: readonly IndexName[] = ['hosts', 'certificates'];
 
 /**
@@ -162,6 +164,12 @@ export class EngineDirectory implements EnginePersistence {
   opened = false;
   /** Segment files with blocks still on disk. */
   private readonly segmentFds: number[] = [];
+  /**
+   * Another live process owns the directory (two servers on one data directory): this one
+   * opens the segments and journals its writes, but never checkpoints.
+   */
+  shared = false;
+  private owner = false;
   /** Set by the engine on every change; a checkpoint at close is skipped when nothing changed. */
   dirty = false;
   /** Set when a damaged block was met: the engine was emptied and waits for a rebuild from the store. */
@@ -229,6 +237,7 @@ export class EngineDirectory implements EnginePersistence {
     this.opened = true;
     this.dirty = true;
     const started = performance.now();
+    this.claim();
     // Journals present now: their ids are replayed (loaded) or read by the rebuild.
     const tail = new Map<IndexName, Set<string>>();
     const journals = existsSync(this.dir) ? readdirSync(this.dir).map(parseJournalName).filter((j) => j !== undefined) : [];
@@ -260,6 +269,30 @@ export class EngineDirectory implements EnginePersistence {
     for (const [index, ids] of tail) out.set(index, [...ids]);
     const documents = INDEXES.reduce((n, i) => n + this.data[i].docs.liveCount, 0);
     return { loaded: true, tail: out, documents, ms: performance.now() - started };
+  }
+
+  /** Takes ownership of the directory unless a live process holds it. */
+  private claim(): void {
+    this.ensureDir();
+    const file = join(this.dir, OWNER_FILE);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(file, 'wx');
+        writeSync(fd, String(process.pid));
+        closeSync(fd);
+        this.owner = true;
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        const pid = Number(readFileSync(file, 'utf8').trim());
+        if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
+          this.shared = true;
+          return;
+        }
+        rmSync(file, { force: true });
+      }
+    }
+    this.shared = true;
   }
 
   onCorrupt(listener: (err: Error) => void): void {
@@ -307,6 +340,7 @@ export class EngineDirectory implements EnginePersistence {
 
   private write(): CheckpointInfo {
     if (!this.opened) throw new Error('checkpoint before open(): the engine does not hold the whole store');
+    if (this.shared) return { generation: this.manifest?.generation ?? 0, bytes: 0, ms: 0 };
     const started = performance.now();
     this.ensureDir();
     const generation = (this.manifest?.generation ?? 0) + 1;
@@ -362,5 +396,7 @@ export class EngineDirectory implements EnginePersistence {
     if (this.journalFd !== undefined) closeSync(this.journalFd);
     this.journalFd = undefined;
     for (const fd of this.segmentFds.splice(0)) closeSync(fd);
+    if (this.owner) rmSync(join(this.dir, OWNER_FILE), { force: true });
+    this.owner = false;
   }
 }
