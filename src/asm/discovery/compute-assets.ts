@@ -179,6 +179,8 @@ export interface Computation {
 export interface Universe {
   readonly hosts: Iterable<string>;
   readonly certs: Iterable<string>;
+  /** Workspace hosts outside the universe presenting its certificates, with their trails. */
+  readonly outsidePresenters?: ReadonlyMap<string, readonly { ip: string; port: number; trail: readonly TrailStep[] }[]>;
 }
 
 export async function computeAssets(seeds: readonly Seed[], index: DiscoveryIndex, universe?: Universe): Promise<Computation> {
@@ -259,6 +261,11 @@ export async function computeAssets(seeds: readonly Seed[], index: DiscoveryInde
       }
     }
   }
+  for (const [fp, outside] of universe?.outsidePresenters ?? []) {
+    let list = presenters.get(fp);
+    if (!list) presenters.set(fp, (list = []));
+    for (const o of outside) list.push({ ip: o.ip, port: o.port });
+  }
   const certs = await index.documents('certificates', [...certIds]);
   for (const fp of [...certIds].sort()) {
     const doc = certs.get(fp);
@@ -268,6 +275,8 @@ export async function computeAssets(seeds: readonly Seed[], index: DiscoveryInde
       const hostTrail = out.trailOf('HOST', h.ip);
       if (hostTrail) trails.push([...hostTrail, step('IP_ADDRESS', h.ip)]);
     }
+    for (const o of universe?.outsidePresenters?.get(fp) ?? []) trails.push([...o.trail, step('IP_ADDRESS', o.ip)]);
+    presenters.get(fp)?.sort((a, b) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : a.port - b.port));
     for (const n of certNameList) {
       const clean = cleanName(n.replace(/^\*\./, ''));
       if (!clean) continue;

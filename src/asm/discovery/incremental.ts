@@ -5,11 +5,11 @@
  * From the changed documents (their new versions) and the stored assets (their old effect) it
  * gathers the touched names T (DNS, reverse-DNS and certificate names under a domain seed) and the
  * touched certificates C (changed, presented before or now by a changed host, or naming a name in
- * T). The universe is then closed so every asset of these kinds is fully supported inside it:
- * hosts = changed hosts ∪ hosts named by a name in T ∪ hosts presenting a certificate in C.
- * computeAssets over that universe is exact for:
+ * T). The universe of hosts is the changed ones plus every host named by a name in T; a touched
+ * certificate's other presenters are unchanged and come from its stored row (with the stored
+ * trails of those hosts). computeAssets over that universe is exact for:
  *   HOST in the universe (a host depends on its own document and the seeds),
- *   CERT in C (all its presenters are in the universe, its names are its own),
+ *   CERT in C (presenters inside the universe recomputed, outside it as stored; its names are its own),
  *   SUBDOMAIN in T (every host and certificate naming it is in the universe),
  *   WEB_ENTITY named by a name in T or by the address of a universe host,
  *   DOMAIN of a name in T (its subdomain list = stored ones outside T + recomputed ones in T),
@@ -91,12 +91,32 @@ export async function computeIncremental(
   }
   for (const t of T) for (const c of index.ids('certificates', index.certsNamingQuery(t))) C.add(c);
 
-  // The closed universe of hosts.
+  // The universe of hosts: the changed ones and every host a touched name names.
   const U = new Set<string>(focusHosts);
   for (const t of T) for (const h of index.ids('hosts', index.hostsNamedExactlyQuery(t))) U.add(h);
-  for (const c of C) for (const h of index.ids('hosts', index.presentersQuery(c))) U.add(h);
+  // A touched certificate's other presenters did not change: they come from its stored row, with
+  // the trails of their stored host rows, instead of reading their documents.
+  const storedC = await assets.getMany(workspaceId, 'CERT', [...C]);
+  const outsideRefs = new Map<string, { ip: string; port: number }[]>();
+  for (const c of storedC) {
+    const refs = (Array.isArray(c.data.hosts) ? (c.data.hosts as { ip: string; port: number }[]) : []).filter((h) => !U.has(h.ip));
+    if (refs.length > 0) outsideRefs.set(c.assetId, refs);
+  }
+  const presenterRows = new Map(
+    (await assets.getMany(workspaceId, 'HOST', [...new Set([...outsideRefs.values()].flat().map((h) => h.ip))])).map((h) => [h.assetId, h]),
+  );
+  const outsidePresenters = new Map<string, { ip: string; port: number; trail: readonly TrailStep[] }[]>();
+  for (const [fp, refs] of outsideRefs) {
+    outsidePresenters.set(
+      fp,
+      refs.flatMap((r) => {
+        const row = presenterRows.get(r.ip);
+        return row ? [{ ip: r.ip, port: r.port, trail: row.trail }] : [];
+      }),
+    );
+  }
 
-  const comp = await computeAssets(seeds, index, { hosts: U, certs: C });
+  const comp = await computeAssets(seeds, index, { hosts: U, certs: C, outsidePresenters });
 
   const domainsOfT = new Set([...T].map((t) => domainOf(scope, t)!));
   const determined = (type: AssetType, id: string): boolean => {
@@ -124,7 +144,7 @@ export async function computeIncremental(
   // Stored counterparts of the determined part.
   const stored: Asset[] = [];
   stored.push(...(await assets.getMany(workspaceId, 'HOST', [...U])));
-  stored.push(...(await assets.getMany(workspaceId, 'CERT', [...C])));
+  stored.push(...storedC);
   stored.push(...storedSubs.filter((s) => T.has(s.assetId)));
   const webIds = (await assets.ids(workspaceId, 'WEB_ENTITY')).filter((id) => determined('WEB_ENTITY', id));
   stored.push(...(await assets.getMany(workspaceId, 'WEB_ENTITY', webIds)));
