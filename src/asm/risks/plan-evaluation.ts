@@ -49,6 +49,11 @@ function canonical(v: unknown): string {
   return JSON.stringify(v, (_k, x) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
 }
 
+/** Stored values come back in the key order they were written in, so plain JSON usually settles it. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b) || canonical(a) === canonical(b);
+}
+
 export function assetKey(assetType: string, assetId: string): string {
   return `${assetType}\u0000${assetId}`;
 }
@@ -160,8 +165,8 @@ export function planEvaluation(input: EvaluationInput): EvaluationPlan {
     const change: RiskInstanceChange = {
       id: old.id,
       lastComputedAt: now,
-      ...(canonical(old.context) !== canonical(context) ? { context } : {}),
-      ...(canonical(old.evidence) !== canonical(d.risk.evidence) ? { evidence: d.risk.evidence } : {}),
+      ...(sameJson(old.context, context) ? {} : { context }),
+      ...(sameJson(old.evidence, d.risk.evidence) ? {} : { evidence: d.risk.evidence }),
       ...(old.cloud !== d.cloud ? { cloud: d.cloud } : {}),
       ...(delta.severity !== undefined ? { severity: d.risk.severity } : {}),
       ...(delta.displayName !== undefined ? { title: d.risk.title } : {}),
