@@ -135,6 +135,8 @@ export interface EnginePersistence {
   /** Ids journaled since the engine was emptied after damage (refreshed last by the rebuild). */
   journaledSinceBroken(): ReadonlyMap<IndexName, readonly string[]>;
   rebuilt(): void;
+  /** Empties the engine after open(), for a reload of the whole store. */
+  reset(): void;
   /** Set from a damaged segment until rebuilt(). */
   readonly broken: Error | undefined;
 }

@@ -84,6 +84,10 @@ export function journaledStore<S extends Store>(store: S, persistence: EnginePer
   });
 }
 
+/** Reload the whole store instead of replaying a journaled tail longer than this, or this share of the segments' documents. */
+const REPLAY_LIMIT = 50_000;
+const REPLAY_SHARE = 0.5;
+
 /** Checkpoint once this many ids were journaled, or this share of the index, whichever is more. */
 const CHECKPOINT_IDS = 20_000;
 const CHECKPOINT_SHARE = 0.05;
@@ -227,6 +231,14 @@ export class Indexer {
     if (p) {
       p.onCorrupt((err) => void this.recover(p, err));
       const opened = p.open();
+      const tail = opened.loaded ? [...opened.tail.values()].reduce((n, ids) => n + ids.length, 0) : 0;
+      // Replaying a tail replaces documents (tombstones); past a point a fresh load is cheaper.
+      if (opened.loaded && tail > Math.max(REPLAY_LIMIT, opened.documents * REPLAY_SHARE)) {
+        p.reset();
+        await this.loadAll(onProgress);
+        p.checkpoint();
+        return { mode: 'store', reason: `${tail} documents written since the segments: reloading the store is cheaper`, documents: this.size(), replayed: 0, ms: performance.now() - started };
+      }
       if (opened.loaded) {
         let replayed = 0;
         // Certificates first: hosts are indexed with the certificates they present.

@@ -271,6 +271,12 @@ export class EngineDirectory implements EnginePersistence {
     return { loaded: true, tail: out, documents, ms: performance.now() - started };
   }
 
+  /** Empties the engine after open() (the caller reloads the whole store instead of a large tail). */
+  reset(): void {
+    for (const index of INDEXES) this.data[index] = this.fresh(index);
+    for (const fd of this.segmentFds.splice(0)) closeSync(fd);
+  }
+
   /** Takes ownership of the directory unless a live process holds it. */
   private claim(): void {
     this.ensureDir();
