@@ -32,5 +32,5 @@ export {
 } from './risk-instances.ts';
 export { listRiskTypes, getRiskType, patchRiskType, type RiskTypeList, type RiskTypeListOptions, type TypeChangeCounts } from './risk-type-settings.ts';
 export { readRiskEvents, encodeRiskCursor, type RiskEventsPage, type RiskEventsRequest } from './risk-events.ts';
-export { listV1Risks, type V1RisksPage, type V1RisksRequest } from './v1-risks.ts';
+export { listV1Risks, riskInfoId, type V1RisksPage, type V1RisksRequest } from './v1-risks.ts';
 export { openRisksOf, openRisksOfMany, type AssetRisk } from './open-risks-of.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DETECTORS, EOL_SOFTWARE, RISK_TYPES, SEVERITIES, VULNERABLE_SOFTWARE, riskTypeById, configNumber } from './index.ts';
+import { DETECTORS, EOL_SOFTWARE, RISK_TYPES, SEVERITIES, VULNERABLE_SOFTWARE, riskTypeById, configNumber, riskInfoId } from './index.ts';
 
 test('the catalogue has at least 40 types with unique, stable-looking ids', () => {
   assert.ok(RISK_TYPES.length >= 40, `${RISK_TYPES.length} types`);
@@ -68,4 +68,11 @@ test('expiring-soon thresholds come from the type config', () => {
   assert.equal(configNumber(riskTypeById('tls.certificate.expiring_soon')!.config, 'days', 0), 30);
   assert.equal(configNumber('', 'days', 7), 7);
   assert.equal(configNumber('x=1; days=14', 'days', 7), 14);
+});
+
+test('v1 riskInfoIds are distinct positive integers that depend on the type id alone', () => {
+  const ids = RISK_TYPES.map((t) => riskInfoId(t.type));
+  assert.equal(new Set(ids).size, ids.length);
+  for (const id of ids) assert.ok(Number.isSafeInteger(id) && id > 0);
+  assert.equal(riskInfoId('service.remote_access.rdp_exposed'), riskInfoId('service.remote_access.rdp_exposed'));
 });

@@ -6,7 +6,6 @@
 import { fail, ok, type Result } from '../../lib/problem.ts';
 import type { AsmContext } from '../asm-context.ts';
 import { effectiveTypes } from './effective-types.ts';
-import { RISK_TYPES } from './risk-types.ts';
 
 const DEFAULT_PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 1000;
@@ -35,6 +34,19 @@ export interface V1RisksPage {
   readonly totalItems: number;
   readonly environment: string;
   readonly data: Record<string, unknown>[];
+}
+
+/**
+ * The numeric id v1 gives a risk type: FNV-1a of the type id, 31 bits. It depends on the id alone,
+ * so it stays the same whatever types are added to the catalogue or in which order.
+ */
+export function riskInfoId(type: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < type.length; i++) {
+    h ^= type.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return (h & 0x7fffffff) || 1;
 }
 
 function integer(raw: string): number | undefined {
@@ -87,13 +99,12 @@ export async function listV1Risks(ctx: AsmContext, workspaceId: string, req: V1R
     row.assets.add(`${i.assetType}\u0000${i.assetId}`);
     rows.set(key, row);
   }
-  const infoId = new Map(RISK_TYPES.map((t, n) => [t.type, n + 1]));
   const data = [...rows.values()]
     .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : Number(a.accepted) - Number(b.accepted)))
     .map((r) => {
       const t = types.get(r.type)!;
       return {
-        riskInfoId: infoId.get(r.type) ?? 0,
+        riskInfoId: riskInfoId(r.type),
         type: r.type,
         name: t.catalogue.name,
         severity: r.accepted ? 'accepted' : t.severity,
