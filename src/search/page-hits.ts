@@ -110,13 +110,14 @@ export function flushSavedHits(store: Store): Promise<void> {
 }
 
 /**
- * Renders and saves every missing or stale default-fields hit of `index`, `batch` documents at a
- * time, yielding to the event loop between batches. Returns how many were rendered.
+ * Renders and saves every missing or stale default-fields hit of `index`, looking at `batch`
+ * documents at a time and yielding to the event loop (or pausing `pauseMs`) between batches.
+ * Returns how many were rendered.
  */
 export async function renderAhead(
   store: Store,
   index: IndexName,
-  options: { batch?: number; signal?: AbortSignal; onProgress?: (done: number) => void } = {},
+  options: { batch?: number; signal?: AbortSignal; onProgress?: (done: number) => void; pauseMs?: number } = {},
 ): Promise<number> {
   const window = options.batch ?? 500;
   let after: string | undefined;
@@ -135,6 +136,7 @@ export async function renderAhead(
       options.onProgress?.(done);
     }
     after = last;
-    await new Promise((resolve) => setImmediate(resolve));
+    // A pause between windows bounds the share of the CPU a background pass takes from requests.
+    await new Promise((resolve) => (options.pauseMs ? setTimeout(resolve, options.pauseMs) : setImmediate(resolve)));
   }
 }

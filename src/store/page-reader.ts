@@ -83,26 +83,29 @@ export class KyselyPageReader implements PageReader {
   }
 
   async staleHits(index: IndexName, spec: string, after: string | undefined, window: number): Promise<{ stale: StaleHit[]; last: string | undefined }> {
-    // One window of ids per call, so that no statement walks the whole table at once.
-    let ids = this.#db.selectFrom('documents').select('id').where('index_name', '=', index);
-    if (after !== undefined) ids = ids.where('id', '>', after);
-    const part = (await ids.orderBy('id').limit(Math.max(1, Math.floor(window))).execute()).map((r) => r.id);
-    if (part.length === 0) return { stale: [], last: undefined };
+    // One window of ids per statement, so that no statement walks the whole table at once; the
+    // window's rows come back whether stale or not (the last one is the next `after`), with the
+    // document only where it is stale.
     const rows = await this.#db
-      .selectFrom('documents as d')
+      .with('w', (db) => {
+        let q = db.selectFrom('documents').select(['index_name', 'id', 'version', 'content_hash']).where('index_name', '=', index);
+        if (after !== undefined) q = q.where('id', '>', after);
+        return q.orderBy('id').limit(Math.max(1, Math.floor(window)));
+      })
+      .selectFrom('w')
       .leftJoin('document_hits as h', (j) =>
-        j.onRef('h.index_name', '=', 'd.index_name').onRef('h.id', '=', 'd.id').onRef('h.content_hash', '=', 'd.content_hash').on('h.spec', '=', spec),
+        j.onRef('h.index_name', '=', 'w.index_name').onRef('h.id', '=', 'w.id').onRef('h.content_hash', '=', 'w.content_hash').on('h.spec', '=', spec),
       )
-      .innerJoin('document_versions as v', (j) =>
-        j.onRef('v.index_name', '=', 'd.index_name').onRef('v.id', '=', 'd.id').onRef('v.version', '=', 'd.version'),
+      .leftJoin('document_versions as v', (j) =>
+        j.onRef('v.index_name', '=', 'w.index_name').onRef('v.id', '=', 'w.id').onRef('v.version', '=', 'w.version').on('h.id', 'is', null),
       )
-      .select(['d.id as id', 'd.content_hash as content_hash', 'v.doc as doc'])
-      .where('d.index_name', '=', index)
-      .where('d.id', 'in', part)
-      .where('h.id', 'is', null)
-      .orderBy('d.id')
+      .select(['w.id as id', 'w.content_hash as content_hash', 'v.doc as doc'])
+      .orderBy('w.id')
       .execute();
-    return { stale: rows.map((r) => ({ id: r.id, contentHash: r.content_hash, doc: this.#doc(r.doc) })), last: part[part.length - 1] };
+    if (rows.length === 0) return { stale: [], last: undefined };
+    const stale: StaleHit[] = [];
+    for (const r of rows) if (r.doc !== null) stale.push({ id: r.id, contentHash: r.content_hash, doc: this.#doc(r.doc) });
+    return { stale, last: rows[rows.length - 1].id };
   }
 
   async documentJson(index: IndexName, id: string): Promise<string | undefined> {
