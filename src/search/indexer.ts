@@ -5,7 +5,7 @@
  * hosts), so hosts are re-indexed when a certificate they present arrives later.
  */
 import type { IndexName } from '../model/field-def.ts';
-import type { Doc, EnginePersistence } from '../engine/search-engine.ts';
+import type { Doc, EnginePersistence, SortPosition } from '../engine/search-engine.ts';
 import type { DocumentRepository, PutResult, Store, StoredDocument } from '../store/store.ts';
 import type { SearchContext } from './search-context.ts';
 
@@ -210,11 +210,15 @@ export class Indexer {
     if (!field || this.ctx.engine.size('hosts') === 0) return;
     const ids = new Set<string>();
     for (const fp of fingerprints) {
-      const r = this.ctx.engine.search('hosts', {
-        query: { kind: 'field', field, predicate: { op: 'eq', value: fp, caseSensitive: false } },
-        limit: 1000,
-      });
-      for (const h of r.hits) ids.add(h.id);
+      const query = { kind: 'field', field, predicate: { op: 'eq', value: fp, caseSensitive: false } } as const;
+      // Every host presenting it, page by page (a popular certificate is on many hosts).
+      let after: SortPosition | undefined;
+      for (;;) {
+        const r = this.ctx.engine.search('hosts', { query, limit: 1000, ...(after ? { after } : {}) });
+        for (const h of r.hits) ids.add(h.id);
+        if (!r.more || r.hits.length === 0) break;
+        after = r.hits[r.hits.length - 1].position;
+      }
     }
     if (ids.size > 0) await this.indexHosts(await this.ctx.store.documents.getMany('hosts', [...ids]));
   }
