@@ -209,6 +209,8 @@ describe('certificates', () => {
   test('the certificate shape from its document and its hosts', async () => {
     const r = await asm('GET', `/api/v1/assets/certificates/${SHA_A.toUpperCase()}`);
     assert.equal(r.status, 200, r.body);
+    // The spec's certificate schema has neither source nor associatedAt.
+    assert.deepEqual(Object.keys(r.json).sort(), ['assetId', 'comments', 'data', 'discoveryTrail', 'isSeed', 'risks', 'tags', 'type']);
     assert.equal(r.json.assetId, SHA_A);
     assert.equal(r.json.type, 'CERT');
     assert.deepEqual(r.json.data, {
@@ -247,6 +249,7 @@ describe('domains and subdomains', () => {
   test('a domain', async () => {
     const r = await asm('GET', '/api/v1/assets/domains/Example.COM');
     assert.equal(r.status, 200);
+    assert.deepEqual(Object.keys(r.json).sort(), ['assetId', 'comments', 'data', 'discoveryTrail', 'isSeed', 'risks', 'source', 'tags', 'type']);
     assert.equal(r.json.isSeed, true);
     assert.equal(r.json.source, 'Seed');
     assert.deepEqual(r.json.data, { domain: 'example.com', nameServers: [], mailServers: [], registration: {} });
@@ -339,6 +342,7 @@ describe('object storages (beta)', () => {
     assert.equal(list.status, 200);
     assert.deepEqual(list.json.assets.map((a: any) => [a.assetId, a.type, a.data]), [[BUCKET, 'STORAGE_BUCKET', { accountId: '123456789012' }]]);
     assert.equal(list.json.assets[0].comments.refUrl, `${BASE}/beta/assets/object-storages/${encoded}/comments`);
+    assert.deepEqual(Object.keys(list.json.assets[0]).sort(), ['assetId', 'associatedAt', 'comments', 'data', 'isSeed', 'risks', 'tags', 'type']);
     const r = await asm('GET', `/api/beta/assets/object-storages/${encoded}`);
     assert.equal(r.status, 200, r.body);
     assert.deepEqual(r.json.access, { editableSettings: null, readableObjects: true, writableObjects: false });

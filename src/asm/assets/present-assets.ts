@@ -71,19 +71,23 @@ function commentsRef(asset: Asset, pc: PresentContext): Json {
 const nameTags = (asset: Asset, pc: PresentContext) => (pc.tags.get(asset.assetId) ?? []).map((t) => ({ name: t.label, color: t.color }));
 const labelTags = (asset: Asset, pc: PresentContext) => (pc.tags.get(asset.assetId) ?? []).map((t) => ({ label: t.label, tagId: t.tagId, color: t.color }));
 
-/** The keys every family shares, in the spec's order, around the family's `data`. */
-function common(asset: Asset, pc: PresentContext, data: Json, forceTrail = false): Json {
+/**
+ * The keys the families share, in the spec's order, around the family's `data`. The spec's
+ * schemas differ in which of `source` and `associatedAt` a family shows (certificates neither,
+ * domains no `associatedAt`, bucket lists no `source`); each family passes what its schema has.
+ */
+function common(asset: Asset, pc: PresentContext, data: Json, shows: { source: boolean; associatedAt: boolean; trail?: boolean }): Json {
   return {
     assetId: asset.assetId,
     type: asset.type,
     isSeed: asset.isSeed,
-    source: asset.source,
-    associatedAt: asset.associatedAt,
+    ...(shows.source ? { source: asset.source } : {}),
+    ...(shows.associatedAt ? { associatedAt: asset.associatedAt } : {}),
     tags: nameTags(asset, pc),
     comments: commentsRef(asset, pc),
     risks: [...(pc.risks.get(asset.assetId) ?? [])],
     data,
-    ...(pc.includeTrail || forceTrail ? { discoveryTrail: presentTrail(asset.trail, pc.baseUrl) } : {}),
+    ...(pc.includeTrail || shows.trail ? { discoveryTrail: presentTrail(asset.trail, pc.baseUrl) } : {}),
   };
 }
 
@@ -196,7 +200,7 @@ export function hostData(asset: Asset, pc: PresentContext): Json {
 }
 
 export function presentHost(asset: Asset, pc: PresentContext): Json {
-  return common(asset, pc, hostData(asset, pc));
+  return common(asset, pc, hostData(asset, pc), { source: true, associatedAt: true });
 }
 
 // ---------------------------------------------------------------- certificates
@@ -269,14 +273,14 @@ export function certData(asset: Asset, pc: PresentContext): Json {
 }
 
 export function presentCertificate(asset: Asset, pc: PresentContext): Json {
-  return common(asset, pc, certData(asset, pc));
+  return common(asset, pc, certData(asset, pc), { source: false, associatedAt: false });
 }
 
 // ---------------------------------------------------------------- domains and subdomains
 
 export function presentDomain(asset: Asset, pc: PresentContext): Json {
   const registration = obj(asset.data.registration) ?? {};
-  return common(asset, pc, {
+  const data = {
     domain: asset.assetId,
     nameServers: strings(asset.data.nameServers),
     mailServers: strings(asset.data.mailServers),
@@ -284,7 +288,8 @@ export function presentDomain(asset: Asset, pc: PresentContext): Json {
       ...(str(registration.registrarName) ? { registrarName: registration.registrarName } : {}),
       ...(str(registration.expirationDate) ? { expirationDate: registration.expirationDate } : {}),
     },
-  });
+  };
+  return common(asset, pc, data, { source: true, associatedAt: false });
 }
 
 /** The domain a subdomain belongs to: as discovery recorded it, else its last two labels. */
@@ -341,7 +346,8 @@ export function presentWebEntity(asset: Asset, pc: PresentContext): Json {
       scheme: str(asset.data.scheme) ?? (port === 443 ? 'https' : 'http'),
       hosts: webEntityHosts(asset).map((ip) => ({ ipAddress: ip, refUrl: assetUrl(pc.baseUrl, 'HOST', ip) })),
     },
-    true,
+    // No schema in the spec: every key, and the trail, as a single asset shows it.
+    { source: true, associatedAt: true, trail: true },
   );
 }
 
@@ -379,7 +385,7 @@ function bool(v: unknown): boolean | null {
 }
 
 export function presentStorageItem(asset: Asset, pc: PresentContext): Json {
-  return common(asset, pc, { accountId: str(asset.data.accountId) ?? '' });
+  return common(asset, pc, { accountId: str(asset.data.accountId) ?? '' }, { source: false, associatedAt: true });
 }
 
 export function presentStorage(asset: Asset, pc: PresentContext): Json {
