@@ -5,6 +5,9 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Store } from '../../src/store/index.ts';
+import { createAsmContext } from '../../src/asm/index.ts';
+import { FAMILIES, addComment, addTag, getAsset, listAssets, listComments, listDomainSubdomains } from '../../src/asm/assets/index.ts';
+import { BULK_HOSTS, HOST_A, loadFixture } from '../http/asm-assets-fixture.ts';
 
 const T1 = '2024-01-01T00:00:00.000Z';
 const T2 = '2024-02-01T00:00:00.000Z';
@@ -103,6 +106,28 @@ export function runAsmAnnotationSuite(name: string, open: () => Promise<Store>):
       assert.notEqual(one.tagId, two.tagId);
       assert.equal((await a.tagsOf('w1', 'DOMAIN', ['example.com'])).get('example.com')?.[0]?.color, '#111111');
       assert.equal((await a.tagsOf('w2', 'DOMAIN', ['example.com'])).get('example.com')?.[0]?.color, '#222222');
+    });
+
+    it('serves the asset use cases on this dialect: paging, tag filters, comments, subdomains', async () => {
+      const ctx = createAsmContext(store);
+      await loadFixture(store, 'w1');
+      const target = { baseUrl: 'http://x/api', collectionUrl: 'http://x/api/v1/assets/hosts', includeTrail: false };
+      const hosts = FAMILIES.hosts;
+      const value = (r: { ok: boolean }) => (r as unknown as { value: any }).value;
+      const page = value(await listAssets(ctx, 'w1', hosts, { pageNumber: '2', pageSize: '10' }, target));
+      assert.deepEqual([page.pageNumber, page.totalPages, page.totalItems, page.assets.length], [2, 3, BULK_HOSTS + 2, 10]);
+      assert.ok((await addTag(ctx, 'w1', { family: hosts, rawId: HOST_A }, { name: 'Dialect' })).ok);
+      assert.deepEqual(value(await listAssets(ctx, 'w1', hosts, { tag: ['dialect'] }, target)).assets.map((a: any) => a.assetId), [HOST_A]);
+      assert.equal(value(await listAssets(ctx, 'w1', hosts, { tag: ['dia'], tagOperator: 'not contains' }, target)).totalItems, BULK_HOSTS + 1);
+      assert.ok((await addComment(ctx, 'w1', { family: hosts, rawId: HOST_A }, { markdown: 'x' }, 'me@example.test')).ok);
+      assert.equal(value(await listComments(ctx, 'w1', { family: hosts, rawId: HOST_A }, {})).totalItems, 1);
+      const host = value(await getAsset(ctx, 'w1', { family: hosts, rawId: HOST_A }, target));
+      assert.deepEqual(host.data.protocols.map((p: any) => p.port), [22, 443]);
+      assert.equal(host.comments.totalComments, 1);
+      assert.deepEqual(host.tags, [{ name: 'Dialect', color: '#ffffff' }]);
+      const subs = value(await listDomainSubdomains(ctx, 'w1', 'example.com', {}, target));
+      assert.deepEqual(subs.subdomains.map((x: any) => x.subdomain), ['api.example.com', 'www.example.com']);
+      assert.equal((await getAsset(ctx, 'w2', { family: hosts, rawId: HOST_A }, target)).ok, false);
     });
 
     it('reads many assets at once beyond one parameter chunk', async () => {
