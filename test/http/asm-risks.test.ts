@@ -426,6 +426,22 @@ describe('risk events', () => {
     assert.equal(later.json.endOfEvents, true);
   });
 
+  test('paging while events are being written neither skips nor repeats one', async () => {
+    const target = (await instancesByType()).get('service.remote_access.rdp_exposed').id;
+    const seen: number[] = [];
+    let r = await asm('GET', '/api/v2/risk-events?limit=2');
+    for (let n = 0; ; n++) {
+      seen.push(...r.json.events.map((e: any) => e.id));
+      if (r.json.endOfEvents) break;
+      assert.ok(n < 500, 'paging must end');
+      // One more event per page of two: the walk still catches up.
+      await asm('PATCH', `/api/v2/risk-instances/${target}`, { body: { userStatus: `step ${n}` } });
+      r = await asm('GET', `/api/v2/risk-events?cursor=${encodeURIComponent(r.json.next)}`);
+    }
+    const all = (await asm('GET', '/api/v2/risk-events?limit=10000')).json.events.map((e: any) => e.id);
+    assert.deepEqual(seen, all);
+  });
+
   test('afterID, limit, start and end', async () => {
     const ids = (await asm('GET', '/api/v2/risk-events?limit=10000')).json.events.map((e: any) => e.id);
     const after = await asm('GET', `/api/v2/risk-events?afterID=${ids[1]}&limit=2`);
