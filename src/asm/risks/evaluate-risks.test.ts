@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { openStore, type Store } from '../../store/index.ts';
 import type { Asset } from '../../model/asm-asset.ts';
 import { createAsmContext, type AsmContext } from '../asm-context.ts';
-import { evaluateChange, subscribeRiskEvaluation } from './subscribe-risk-evaluation.ts';
+import { evaluateAllWorkspaces, evaluateChange, subscribeRiskEvaluation } from './subscribe-risk-evaluation.ts';
 import { evaluateWorkspace } from './evaluate-risks.ts';
 import { patchRiskType } from './risk-type-settings.ts';
 import { openRisksOf, openRisksOfMany } from './open-risks-of.ts';
@@ -271,5 +271,41 @@ describe('risk evaluation', () => {
     } finally {
       unsubscribe();
     }
+  });
+
+  test('risks that change with time alone: the periodic refresh sees a certificate expire', async () => {
+    const sha = 'ef'.repeat(32);
+    const ws = (await store.users.createWorkspace('time')).id;
+    const start = clock.getTime();
+    await store.documents.put(
+      'certificates',
+      sha,
+      {
+        fingerprint_sha256: sha,
+        names: ['soon.example.com'],
+        parsed: {
+          subject: { common_name: ['soon.example.com'] },
+          validity_period: { not_before: new Date(start - 300 * DAY).toISOString(), not_after: new Date(start + 10 * DAY).toISOString() },
+          subject_key_info: { key_algorithm: { name: 'RSA' }, rsa: { length: 2048 } },
+          signature: { signature_algorithm: { name: 'SHA256-RSA' }, self_signed: false },
+          extensions: { basic_constraints: { is_ca: false } },
+        },
+        validation: { nss: { is_valid: true } },
+      },
+      clock.toISOString(),
+    );
+    const a = asset(ws, 'CERT', sha, { hosts: [], names: [] });
+    await store.asmAssets.apply(ws, { upsert: [a], remove: [] }, []);
+    await evaluateChange(ctx, { workspaceId: ws, upserted: [a], removed: [] });
+    assert.deepEqual((await instances(ws)).map((i) => [i.typeId, i.status]), [['cert.expiring_soon', 'open']]);
+    // Twenty days later, with no new data at all.
+    clock = new Date(start + 20 * DAY);
+    await store.users.createWorkspace('unused');
+    const n = await evaluateAllWorkspaces(ctx);
+    assert.ok(n >= 1);
+    assert.deepEqual((await instances(ws)).map((i) => [i.typeId, i.status]), [
+      ['cert.expiring_soon', 'resolved'],
+      ['cert.expired', 'open'],
+    ]);
   });
 });

@@ -17,7 +17,7 @@ export type { Detector, Family } from './detectors/detector.ts';
 export { effectiveType, effectiveTypes, detectContextFor, flatCategories, type EffectiveRiskType } from './effective-types.ts';
 export { planEvaluation, instanceContext, riskLogbookEvent, assetKey, type DetectedOnAsset, type EvaluationInput, type EvaluationPlan } from './plan-evaluation.ts';
 export { evaluateAssets, evaluateWorkspace, EVALUATED_TYPES, type EvaluationScope, type EvaluationCounts } from './evaluate-risks.ts';
-export { subscribeRiskEvaluation, evaluateChange } from './subscribe-risk-evaluation.ts';
+export { subscribeRiskEvaluation, evaluateChange, evaluateAllWorkspaces, type RiskEvaluationOptions } from './subscribe-risk-evaluation.ts';
 export { presentRiskEvent, presentRiskInstance, presentRiskType, criOf, type WireObject } from './present-risks.ts';
 export {
   listRiskInstances,
