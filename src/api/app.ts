@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { SearchContext } from '../search/search-context.ts';
+import type { Indexer } from '../search/indexer.ts';
 import type { Authenticator } from '../users/accounts.ts';
 import { registerErrorHandling, registerJsonParser } from './plugins/errors.ts';
 import { registerGuard, type RateLimit } from './plugins/guard.ts';
@@ -33,6 +34,8 @@ export interface AppOptions {
   readonly version: string;
   /** The ASM use cases' context; a plain one over ctx.store when absent. */
   readonly asm?: AsmContext;
+  /** The runtime's indexer: documents pushed to the admin ingest endpoint reach its listeners (discovery). */
+  readonly indexer?: Indexer;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -81,7 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await certificateRoutes(api, options.ctx);
       await annotationRoutes(api, options.ctx);
       await v1CertificateRoutes(api, options.ctx);
-      await adminIngestRoutes(api, options.ctx);
+      await adminIngestRoutes(api, options.ctx, { indexer: options.indexer });
       await adminSourcesRoutes(api, options.ctx);
       // ASM API (contract §2B): Censys-Api-Key auth, ASM error shapes.
       registerAsmGuard(api, { auth: options.auth, rateLimit: options.rateLimit });

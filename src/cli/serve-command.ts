@@ -40,6 +40,7 @@ export async function serveCommand(config: Config, env: NodeJS.ProcessEnv): Prom
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     version: VERSION,
     asm: rt.asm,
+    indexer: rt.indexer,
   });
   // Discovery follows new data from here on; data the CLI ingested while we were down is caught up in the background.
   void rt.startDiscovery({ catchUp: true, log: (line) => out.write(line + '\n') });

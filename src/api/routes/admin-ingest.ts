@@ -30,6 +30,8 @@ export interface AdminIngestOptions {
   readonly maxRejectedListed?: number;
   readonly enricher?: { enrich(ip: string): Enrichment | undefined; sources?(): EnrichSource[] };
   readonly serviceExpiryMs?: number;
+  /** The server's indexer, so its listeners (ASM discovery) hear pushed documents; a private one otherwise. */
+  readonly indexer?: Indexer;
 }
 
 class BodyTooLarge extends Error {}
@@ -81,7 +83,7 @@ function present(summary: IngestSummary, formats: { name: string; format?: strin
 export async function adminIngestRoutes(app: FastifyInstance, ctx: SearchContext, options: AdminIngestOptions = {}): Promise<void> {
   const bodyLimit = options.bodyLimit ?? 1024 ** 3;
   const listed = options.maxRejectedListed ?? 1000;
-  const indexer = new Indexer(ctx);
+  const indexer = options.indexer ?? new Indexer(ctx);
   let queue: Promise<unknown> = Promise.resolve();
 
   await app.register(async (scope) => {
