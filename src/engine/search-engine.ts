@@ -116,6 +116,8 @@ export interface EnginePersistence {
   readonly dir: string;
   /** Records that `ids` are about to be written to the store; durable when this returns. */
   journal(index: IndexName, ids: readonly string[]): void;
+  /** Records a write whose documents are unknown: the next open reloads the whole store. */
+  journalUnknown(): void;
   /** The engine now reflects the store for `ids` (journaled earlier): a checkpoint may forget them. */
   applied(index: IndexName, ids: readonly string[]): void;
   /** Ids journaled by this process since the last checkpoint. */

@@ -72,7 +72,15 @@ export function journaledStore<S extends Store>(store: S, persistence: EnginePer
     get(target, prop) {
       if (typeof prop === 'string' && prop in intercept) return intercept[prop as keyof DocumentRepository];
       const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? v.bind(target) : v;
+      if (typeof v !== 'function') return v;
+      // A write method this wrapper does not know names no ids: the next open reloads everything.
+      if (typeof prop === 'string' && UNKNOWN_WRITE.test(prop)) {
+        return (...args: unknown[]) => {
+          persistence.journalUnknown();
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return v.bind(target);
     },
   });
   return new Proxy(store, {
@@ -87,6 +95,8 @@ export function journaledStore<S extends Store>(store: S, persistence: EnginePer
 /** Reload the whole store instead of replaying a journaled tail longer than this, or this share of the segments' documents. */
 const REPLAY_LIMIT = 50_000;
 const REPLAY_SHARE = 0.5;
+
+const UNKNOWN_WRITE = /^(put|remove|delete|write|insert|upsert|replace|clear|import)/i;
 
 /** Checkpoint once this many ids were journaled, or this share of the index, whichever is more. */
 const CHECKPOINT_IDS = 20_000;

@@ -241,6 +241,29 @@ describe('engine segments', () => {
     }
   });
 
+  it('a write the journal could not name makes the next open reload the whole store', () => {
+    const dir = tempDir();
+    try {
+      const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+      a.persistence!.open();
+      a.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
+      a.persistence!.journalUnknown();
+      // Even across a checkpoint of this process: the engine never saw that write.
+      a.persistence!.checkpoint();
+      a.persistence!.close();
+      const b = new EmbeddedEngine(fixtureCatalogues, { dir });
+      const r = b.persistence!.open();
+      assert.equal(r.loaded, false);
+      assert.match(r.loaded ? '' : r.reason, /could not name/);
+      b.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
+      b.persistence!.checkpoint();
+      b.persistence!.close();
+      assert.ok(new EmbeddedEngine(fixtureCatalogues, { dir }).persistence!.open().loaded, 'the reload covered it');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses segments written for another catalogue', () => {
     const dir = tempDir();
     try {

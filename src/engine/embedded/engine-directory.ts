@@ -109,9 +109,14 @@ function writeFileAtomic(dir: string, file: string, data: string): void {
   fsyncDir(dir);
 }
 
-/** Reads the ids a journal names; a torn last line (the writer was killed mid-append) is ignored. */
-export function readJournal(file: string, into: Map<IndexName, Set<string>>): void {
+/**
+ * Reads the ids a journal names; a torn last line (the writer was killed mid-append) is ignored.
+ * Returns false when the journal holds a write it could not name (`["*"]`): only a reload of the
+ * whole store is then right.
+ */
+export function readJournal(file: string, into: Map<IndexName, Set<string>>): boolean {
   const text = readFileSync(file, 'utf8');
+  let named = true;
   for (const line of text.split('\n')) {
     if (line === '') continue;
     let rec: unknown;
@@ -120,11 +125,13 @@ export function readJournal(file: string, into: Map<IndexName, Set<string>>): vo
     } catch {
       continue;
     }
+    if (Array.isArray(rec) && rec[0] === '*') named = false;
     if (!Array.isArray(rec) || (rec[0] !== 'hosts' && rec[0] !== 'certificates') || !Array.isArray(rec[1])) continue;
     let set = into.get(rec[0]);
     if (!set) into.set(rec[0], (set = new Set()));
     for (const id of rec[1]) if (typeof id === 'string') set.add(id);
   }
+  return named;
 }
 
 /**
@@ -190,12 +197,17 @@ export class EngineDirectory implements EnginePersistence {
   }
 
   private appendJournal(index: IndexName, ids: readonly string[]): void {
+    this.appendRecord(JSON.stringify([index, ids]));
+  }
+
+  private appendRecord(line: string): void {
     if (this.journalFd === undefined) {
       this.ensureDir();
       this.journalName = `journal-${process.pid}-${Date.now() * 1000 + (this.journalSeq++ % 1000)}.log`;
       this.journalFd = openSync(join(this.dir, this.journalName), 'a');
+      this.unknownInCurrent = false;
     }
-    writeSync(this.journalFd, JSON.stringify([index, ids]) + '\n');
+    writeSync(this.journalFd, line + '\n');
     fsyncSync(this.journalFd);
   }
 
@@ -207,6 +219,19 @@ export class EngineDirectory implements EnginePersistence {
     for (const id of ids) m.set(id, (m.get(id) ?? 0) + 1);
     this.pending += ids.length;
   }
+
+  /** A write whose documents are unknown (a store method the journal does not understand). */
+  journalUnknown(): void {
+    this.unknownSeen = true;
+    if (!this.unknownInCurrent) {
+      this.appendRecord('["*"]');
+      this.unknownInCurrent = true;
+    }
+  }
+
+  /** This process made a write the journal could not name (carried into every later journal). */
+  private unknownSeen = false;
+  private unknownInCurrent = false;
 
   applied(index: IndexName, ids: readonly string[]): void {
     const m = this.unapplied[index];
@@ -241,13 +266,15 @@ export class EngineDirectory implements EnginePersistence {
     // Journals present now: their ids are replayed (loaded) or read by the rebuild.
     const tail = new Map<IndexName, Set<string>>();
     const journals = existsSync(this.dir) ? readdirSync(this.dir).map(parseJournalName).filter((j) => j !== undefined) : [];
+    let unnamed = false;
     for (const j of journals) {
-      readJournal(join(this.dir, j.name), tail);
+      if (!readJournal(join(this.dir, j.name), tail)) unnamed = true;
       const own = j.name === this.journalName;
       // A journal of a process still running may grow: it is replayed again at the next start.
       if (own || j.pid === process.pid || !processAlive(j.pid)) this.covered.add(j.name);
     }
     try {
+      if (unnamed) throw new CorruptSegmentError('a journal holds a write it could not name: the store is reloaded');
       const m = this.readManifest();
       if (m.fingerprint !== this.fingerprint) throw new CorruptSegmentError('the catalogue or the indexing code changed since the segments were written');
       for (const index of INDEXES) {
@@ -361,6 +388,10 @@ export class EngineDirectory implements EnginePersistence {
     for (const index of INDEXES) {
       const ids = [...this.unapplied[index].keys()];
       if (ids.length > 0) this.appendJournal(index, ids);
+    }
+    if (this.unknownSeen) {
+      this.appendRecord('["*"]');
+      this.unknownInCurrent = true;
     }
     const segments = {} as Record<IndexName, SegmentEntry>;
     let bytes = 0;
