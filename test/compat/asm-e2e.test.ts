@@ -125,6 +125,13 @@ let first: Record<string, any>;
 let ingested: { stdout: string; stderr: string };
 let second: Record<string, any>;
 let otherKey: string;
+let api: Record<string, any>;
+
+async function get(server: Server, path: string): Promise<any> {
+  const res = await fetch(`${server.base}${path}`, { headers: { 'Censys-Api-Key': server.asmKey } });
+  assert.equal(res.status, 200, path);
+  return res.json();
+}
 
 before(async () => {
   assert.ok(existsSync(PYTHON), 'Debian python3 is required (apt-get install python3-censys)');
@@ -160,6 +167,12 @@ before(async () => {
   server = await serve(dataDir);
   await settled(server, SECOND_RISKS);
   second = await client('read', server, { PERISCOPE_OTHER_ASM_KEY: otherKey });
+  // The newest client's paths, straight over HTTP.
+  api = {
+    subdomains: (await get(server, '/v1/assets/subdomains')).subdomains.map((s: any) => s.subdomain),
+    webEntities: (await get(server, '/v1/assets/web-entities')).assets.map((a: any) => a.assetId),
+    risk: (await get(server, `/v2/risk-instances/${(await get(server, '/v2/risk-instances')).risks.find((r: any) => r.assetID === '45.33.40.9').id}`)).context,
+  };
 });
 
 after(async () => {
@@ -284,6 +297,12 @@ test('after the restart the CLI-ingested hosts are discovered, with their subdom
   assert.deepEqual(second.events.slice(0, first.events.length), first.events);
   const associations = events.filter((e) => e.startsWith('HOST ASSOCIATE'));
   assert.equal(new Set(associations).size, associations.length);
+});
+
+test('the newest paths over HTTP: subdomains, web entities, one risk instance', () => {
+  assert.deepEqual(api.subdomains, ['api.acme-e2e.io', 'dev.acme-e2e.io', 'vpn.acme-e2e.io', 'www.acme-e2e.io']);
+  for (const w of ['45.33.40.6:8443', 'api.acme-e2e.io:80', 'www.acme-e2e.io:443', 'dev.acme-e2e.io:80']) assert.ok(api.webEntities.includes(w), w);
+  assert.equal(api.risk.cri, 'cri:service:45.33.40.9:3306/tcp');
 });
 
 test("another user's workspace sees none of it", () => {
