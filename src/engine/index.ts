@@ -1,9 +1,21 @@
 export { ReferenceEngine, type EngineCatalogues } from './reference/index.ts';
-export { EmbeddedEngine, type EmbeddedEngineOptions, type AggregateStrategy, type PageStrategy, type CompactionPolicy } from './embedded/index.ts';
+export {
+  EmbeddedEngine,
+  EngineUnavailableError,
+  CorruptSegmentError,
+  SEGMENT_FORMAT_VERSION,
+  type EmbeddedEngineOptions,
+  type AggregateStrategy,
+  type PageStrategy,
+  type CompactionPolicy,
+} from './embedded/index.ts';
 export { orderKeyFor } from './order-key.ts';
 export type {
   AggregateRequest,
   AggregateResult,
+  CheckpointInfo,
+  EnginePersistence,
+  OpenResult,
   Doc,
   SearchEngine,
   SearchHit,
