@@ -44,19 +44,13 @@ export class DiscoveryIndex {
   }
 
   /** Hosts with a DNS or reverse-DNS name equal to or under `domain`. */
-  hostNamesQuery(domain: string, withReverse = true): ResolvedQuery {
-    const paths = withReverse ? ['dns.names', 'dns.reverse_dns.names'] : ['dns.names'];
-    return { kind: 'or', children: paths.flatMap((p) => this.#nameUnder('hosts', p, domain)) };
+  hostNamesQuery(domain: string): ResolvedQuery {
+    return { kind: 'or', children: ['dns.names', 'dns.reverse_dns.names'].flatMap((p) => this.#nameUnder('hosts', p, domain)) };
   }
 
   /** Certificates naming `domain` or a name under it (wildcard names included). */
   certNamesQuery(domain: string): ResolvedQuery {
     return { kind: 'or', children: this.#nameUnder('certificates', 'names', domain) };
-  }
-
-  /** Hosts whose dns.names hold exactly one of `names`. */
-  hostsNamedQuery(names: readonly string[]): ResolvedQuery {
-    return { kind: 'or', children: names.map((n) => this.#field('hosts', 'dns.names', { op: 'eq', value: n, caseSensitive: false })) };
   }
 
   /** Hosts with `name` exactly among their DNS or reverse-DNS names. */
@@ -67,7 +61,7 @@ export class DiscoveryIndex {
     };
   }
 
-  /** Certificates naming `name` itself or with a wildcard one label up (`*.name`'s sibling form `*.<name>`). */
+  /** Certificates naming `name`, or `*.name` (discovery reads a wildcard name as the name under it). */
   certsNamingQuery(name: string): ResolvedQuery {
     return {
       kind: 'or',
@@ -108,9 +102,5 @@ export class DiscoveryIndex {
       for (const d of await this.#ctx.store.documents.getMany(index, unique.slice(i, i + FETCH))) out.set(d.id, d.doc);
     }
     return out;
-  }
-
-  async find(index: IndexName, query: ResolvedQuery): Promise<Map<string, Doc>> {
-    return this.documents(index, this.ids(index, query));
   }
 }
