@@ -93,10 +93,16 @@ export class KyselyDocumentRepository implements DocumentRepository {
   #writes: Promise<unknown> = Promise.resolve();
   /** While set, putMany runs in this thread's connection (startWriterThread). */
   #thread: WriterThread | undefined;
+  /**
+   * The writer thread's own SQLite connection (the one under #db): its inserts run as statements
+   * prepared once, where Kysely compiles and prepares a multi-row statement for every chunk.
+   */
+  readonly #raw: RawWrites | undefined;
 
-  constructor(db: Kysely<Database>, dialect: Dialect) {
+  constructor(db: Kysely<Database>, dialect: Dialect, raw?: BetterSqlite3.Database) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#raw = raw && new RawWrites(raw);
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
@@ -126,16 +132,18 @@ export class KyselyDocumentRepository implements DocumentRepository {
     index: IndexName,
     items: readonly { id: string; doc: Json; observedAt: string }[],
   ): Promise<PutResult[]> {
-    // Hashing and serialising happen before the transaction opens, to keep it short.
-    const prepared = items.map((item): Prepared => {
-      const text = canonicalJson(item.doc);
-      return {
-        id: item.id,
-        text: this.#dialect === 'postgres' ? encodeNulForPostgres(text) : text,
-        hash: createHash('sha256').update(text).digest('hex'),
-        at: isoTime(item.observedAt),
-      };
-    });
+    return this.putTexts(index, items.map((item) => ({ id: item.id, text: canonicalJson(item.doc), observedAt: item.observedAt })));
+  }
+
+  /** putMany of documents already in canonical JSON text (what the writer thread receives). */
+  putTexts(index: IndexName, items: readonly DocumentText[]): Promise<PutResult[]> {
+    // Hashing happens before the transaction opens, to keep it short.
+    const prepared = items.map((item): Prepared => ({
+      id: item.id,
+      text: this.#dialect === 'postgres' ? encodeNulForPostgres(item.text) : item.text,
+      hash: createHash('sha256').update(item.text).digest('hex'),
+      at: isoTime(item.observedAt),
+    }));
     const ids = [...new Set(prepared.map((p) => p.id))].sort();
     return this.#serial(() => this.#db.transaction().execute((trx) => this.#apply(trx, index, ids, prepared)));
   }
@@ -229,6 +237,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
   }
 
   async #write(db: Db, versions: readonly VersionRow[], current: readonly VersionRow[]): Promise<void> {
+    if (this.#raw) return this.#raw.write(versions, current);
     for (const part of chunks(versions, CHUNK)) {
       await db.insertInto('document_versions').values(part).execute();
     }
@@ -392,9 +401,38 @@ export class KyselyDocumentRepository implements DocumentRepository {
   }
 }
 
+/** A document as its canonical JSON text. */
+interface DocumentText {
+  id: string;
+  text: string;
+  observedAt: string;
+}
+
+/** #write's statements, prepared once on the writer thread's connection; same SQL as Kysely's. */
+class RawWrites {
+  readonly #version: BetterSqlite3.Statement;
+  readonly #current: BetterSqlite3.Statement;
+
+  constructor(raw: BetterSqlite3.Database) {
+    this.#version = raw.prepare(
+      'insert into "document_versions" ("index_name", "id", "version", "doc", "content_hash", "valid_from") values (?, ?, ?, ?, ?, ?)',
+    );
+    // The text is in document_versions only (migration 0003).
+    this.#current = raw.prepare(
+      'insert into "documents" ("index_name", "id", "version", "doc", "content_hash", "valid_from") values (?, ?, ?, null, ?, ?) ' +
+        'on conflict ("index_name", "id") do update set "version" = "excluded"."version", "content_hash" = "excluded"."content_hash", "valid_from" = "excluded"."valid_from"',
+    );
+  }
+
+  write(versions: readonly VersionRow[], current: readonly VersionRow[]): void {
+    for (const r of versions) this.#version.run(r.index_name, r.id, r.version, r.doc, r.content_hash, r.valid_from);
+    for (const r of current) this.#current.run(r.index_name, r.id, r.version, r.content_hash, r.valid_from);
+  }
+}
+
 const WRITER_KIND = 'periscope-document-writer';
 
-type WriterRequest = { id: number; index: IndexName; items: readonly { id: string; doc: Json; observedAt: string }[] } | { id: number; stop: true };
+type WriterRequest = { id: number; index: IndexName; items: readonly DocumentText[] } | { id: number; stop: true };
 type WriterReply = { id: number; results?: PutResult[]; error?: string };
 
 /** The main thread's side of the writer thread: requests by number, answered in order. */
@@ -445,8 +483,13 @@ class WriterThread {
     });
   }
 
+  /**
+   * Documents cross to the thread as their canonical text: a string is copied as it is, where a
+   * structured clone of the object tree cost about as much as serialising it, on both sides.
+   */
   putMany(index: IndexName, items: readonly { id: string; doc: Json; observedAt: string }[]): Promise<PutResult[]> {
-    return this.#request({ id: -1, index, items });
+    const texts = items.map((item): DocumentText => ({ id: item.id, text: canonicalJson(item.doc), observedAt: item.observedAt }));
+    return this.#request({ id: -1, index, items: texts });
   }
 
   async stop(): Promise<void> {
@@ -467,7 +510,7 @@ function runWriterThread(file: string): void {
   // A long run of inserts at random ids: a larger page cache spares re-reading index pages.
   raw.pragma('cache_size = -131072');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
-  const repo = new KyselyDocumentRepository(db, 'sqlite');
+  const repo = new KyselyDocumentRepository(db, 'sqlite', raw);
   let queue: Promise<unknown> = Promise.resolve();
   parentPort!.on('message', (req: WriterRequest) => {
     queue = queue.then(async () => {
@@ -476,7 +519,7 @@ function runWriterThread(file: string): void {
         process.exit(0);
       }
       try {
-        const results = await repo.putMany(req.index, req.items);
+        const results = await repo.putTexts(req.index, req.items);
         parentPort!.postMessage({ id: req.id, results } satisfies WriterReply);
       } catch (e) {
         parentPort!.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) } satisfies WriterReply);

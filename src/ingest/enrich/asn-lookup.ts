@@ -103,6 +103,12 @@ export class AsnLookup {
   private loadedMs = 0;
   private byAsn?: Map<number, number[]>;
   private countryOf?: (ip: string) => string | undefined;
+  /**
+   * The country of each range start looked up so far: a range's many addresses share it, and a
+   * geo database lookup (address parsing, tree walk, record decoding) per host was a visible
+   * share of ingest.
+   */
+  private readonly rangeCountries = new Map<string, string | undefined>();
   private versionText = '';
 
   /** `dir`: folder of the CSVs (default: the installed @ip-location-db/asn package). */
@@ -121,6 +127,7 @@ export class AsnLookup {
   /** Supplies the AS country (looked up at the start of the announced range). */
   setCountrySource(countryOf: (ip: string) => string | undefined): void {
     this.countryOf = countryOf;
+    this.rangeCountries.clear();
   }
 
   /** Interns the raw CSV field (quoted, latin1-read UTF-8); decoding happens once per distinct name. */
@@ -339,7 +346,15 @@ export class AsnLookup {
   private result(asn: number, nameIdx: number, prefix: string, rangeStart: string): AutonomousSystem {
     const name = this.names[nameIdx];
     const out: AutonomousSystem = { asn, name, description: name, bgp_prefix: prefix };
-    const cc = this.countryOf?.(rangeStart);
+    let cc: string | undefined;
+    if (this.countryOf) {
+      if (this.rangeCountries.has(rangeStart)) cc = this.rangeCountries.get(rangeStart);
+      else {
+        cc = this.countryOf(rangeStart);
+        if (this.rangeCountries.size >= 100_000) this.rangeCountries.clear();
+        this.rangeCountries.set(rangeStart, cc);
+      }
+    }
     if (cc) out.country_code = cc;
     return out;
   }

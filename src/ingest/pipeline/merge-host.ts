@@ -72,8 +72,30 @@ export function perspectiveOf(source: string): string {
   return `PERSPECTIVE_${source.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
 }
 
+/**
+ * softwareDoc results by their inputs: scans report the same few products again and again, and
+ * parsing and formatting their CPE was a visible share of merging. Only observations without
+ * `other` are remembered (its values need not be strings, which a text key could not tell apart).
+ */
+const softwareDocs = new Map<string, Json>();
+const SOFTWARE_DOCS_MAX = 10_000;
+
 /** A software observation in the Censys shape (`uniform_resource_identifier` is CPE 2.3). */
 export function softwareDoc(sw: SoftwareObservation, source: string): Json {
+  if (sw.other !== undefined) return buildSoftwareDoc(sw, source);
+  // JSON text tells an absent field (null) from any string.
+  const key = JSON.stringify([source, sw.cpe, sw.part, sw.vendor, sw.product, sw.version]);
+  let doc = softwareDocs.get(key);
+  if (doc === undefined) {
+    doc = buildSoftwareDoc(sw, source);
+    if (softwareDocs.size >= SOFTWARE_DOCS_MAX) softwareDocs.clear();
+    softwareDocs.set(key, doc);
+  }
+  // A copy per document: documents are handed on (store, engine) and must not share objects.
+  return { ...doc };
+}
+
+function buildSoftwareDoc(sw: SoftwareObservation, source: string): Json {
   const parsed = sw.cpe ? parseCpe(sw.cpe) : undefined;
   const known = (v: string | undefined) => (v && v !== '*' && v !== '-' ? v : undefined);
   const part = sw.part ?? known(parsed?.part);
