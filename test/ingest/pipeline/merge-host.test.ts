@@ -8,6 +8,7 @@ import { canonicalJson } from '../../../src/store/canonical-json.ts';
 import { pemToDer, parseCertificate } from '../../../src/ingest/x509/index.ts';
 import { sharedEnricher } from '../../../src/ingest/enrich/index.ts';
 import { mergeObservation, sha256Hex, toCpe23, type HostDoc, type MergeContext } from '../../../src/ingest/pipeline/index.ts';
+import { softwareDoc } from '../../../src/ingest/pipeline/merge-host.ts';
 import type { HostObservation, ServiceObservation } from '../../../src/ingest/observation.ts';
 
 const DAY = 86_400_000;
@@ -256,4 +257,19 @@ test('records of one scan add up; a TLS observation without a certificate keeps 
   assert.equal(svc.certificate, 'f'.repeat(64));
   assert.equal(svc.tls.version_selected, 'TLSv1_2');
   assert.equal(svc.tls.certificates.leaf_fp_sha_256, 'f'.repeat(64));
+});
+
+test('softwareDoc: remembered documents are equal to fresh ones and never shared between calls', () => {
+  const sw = { vendor: 'nginx', product: 'nginx', version: '1.18.0', part: 'a' as const, cpe: 'cpe:2.3:a:nginx:nginx:1.18.0:*:*:*:*:*:*:*' };
+  const a = softwareDoc(sw, 'OSI_APPLICATION_LAYER');
+  const b = softwareDoc({ ...sw }, 'OSI_APPLICATION_LAYER');
+  assert.deepEqual(a, b);
+  assert.notEqual(a, b);
+  // Another source, or a field absent rather than present, is another document.
+  assert.equal(softwareDoc(sw, 'OSI_TRANSPORT_LAYER').source, 'OSI_TRANSPORT_LAYER');
+  const { version: _v, cpe: _c, ...noVersion } = sw;
+  assert.equal(softwareDoc(noVersion, 'OSI_APPLICATION_LAYER').version, undefined);
+  assert.equal(softwareDoc({ ...noVersion, version: 'undefined' }, 'OSI_APPLICATION_LAYER').version, 'undefined');
+  const other = softwareDoc({ ...sw, other: { extrainfo: 'x' } }, 'OSI_APPLICATION_LAYER');
+  assert.deepEqual(other.other, [{ key: 'extrainfo', value: 'x' }]);
 });
