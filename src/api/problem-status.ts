@@ -21,6 +21,7 @@ export const STATUS: Readonly<Record<ProblemCode, number>> = {
   rate_limited: 429,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -36,6 +37,7 @@ const REASON: Readonly<Record<number, string>> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 export function reasonPhrase(status: number): string {
@@ -125,6 +127,7 @@ export const ASM_CODE: Readonly<Record<ProblemCode, number>> = {
   rate_limited: 10039,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unavailable: 10029,
   internal: 10098,
 };
 

@@ -20,6 +20,7 @@ export type ProblemCode =
   | 'rate_limited'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'unavailable' // temporarily unable to answer (the search index is being rebuilt); retry later
   | 'internal';
 
 export interface Problem {

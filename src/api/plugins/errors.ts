@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError, type Problem } from '../../lib/problem.ts';
 import { problemBody, statusOf, type ApiFamily } from '../problem-status.ts';
+import { CorruptSegmentError, EngineUnavailableError } from '../../engine/index.ts';
 
 /** ASM paths (contract §2B); an unknown route under them still answers in the ASM shape. */
 const ASM_PATH = /^\/api\/(v1\/(seeds|assets|logbook|logbook-cursor|clouds|risks)|v2\/risk-|inventory\/|beta\/|integrations\/)/;
@@ -66,6 +67,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendProblem(request, reply, { code: error.statusCode === 404 ? 'not_found' : 'invalid_request', message: error.message });
+    }
+    // A damaged segment was found while serving: the index is reloading from the store; answer
+    // 503 with Retry-After rather than a partial answer or a 500.
+    if (error instanceof EngineUnavailableError || error instanceof CorruptSegmentError) {
+      request.log.warn({ err: error }, 'search index unavailable');
+      return sendProblem(request, reply, {
+        code: 'unavailable',
+        message: 'The search index is being rebuilt from the store; try again shortly',
+        retryAfter: 5,
+      });
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(request, reply, { code: 'internal', message: 'An unexpected error occurred. Please try again later.' });
