@@ -6,44 +6,28 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { existsSync } from 'node:fs';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { assertPython, listen, runPython } from './run-python.ts';
 import { BULK_HOSTS, BUCKET, HOST_A, HOST_B, SHA_A, SHA_B, loadFixture } from '../http/asm-assets-fixture.ts';
 
-const PYTHON = '/usr/bin/python3';
 let server: TestServer;
 let out: Record<string, any>;
 let base: string;
 
 before(async () => {
-  assert.ok(existsSync(PYTHON), 'Debian python3 is required (apt-get install python3-censys)');
+  assertPython();
   server = await startTestServer({ hosts: 5, certificates: 3 });
   await server.rt.store.seeds.add(server.admin.user.workspaceId, [{ type: 'DOMAIN_NAME', value: 'example.com', label: 'fixture' }], 'API', '2026-10-01T00:00:00.000Z');
   await loadFixture(server.rt.store, server.admin.user.workspaceId);
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (server.app.server.address() as { port: number }).port;
-  base = `http://127.0.0.1:${port}/api`;
-  // Asynchronous: the server answers from this same process while the client runs.
-  const r = await promisify(execFile)(PYTHON, ['test/compat/asm_assets_2_1_9.py'], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    maxBuffer: 16 * 1024 * 1024,
-    env: {
-      ...process.env,
-      PERISCOPE_URL: base,
-      PERISCOPE_ASM_KEY: server.admin.asmKey,
-      PERISCOPE_OTHER_ASM_KEY: server.other.asmKey,
-      HOST_A,
-      SHA_A,
-      BUCKET,
-      CENSYS_ASM_API_KEY: '',
-      // The Debian client must not pick up a user's own config.
-      CENSYS_CONFIG_PATH: '/nonexistent/censys.cfg',
-    },
+  base = await listen(server);
+  out = await runPython('test/compat/asm_assets_2_1_9.py', {
+    PERISCOPE_URL: base,
+    PERISCOPE_ASM_KEY: server.admin.asmKey,
+    PERISCOPE_OTHER_ASM_KEY: server.other.asmKey,
+    HOST_A,
+    SHA_A,
+    BUCKET,
   });
-  out = JSON.parse(r.stdout);
 });
 
 after(async () => {

@@ -10,11 +10,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PYTHON, assertPython } from './run-python.ts';
 
-const PYTHON = '/usr/bin/python3';
 const BIN = 'bin/periscope.js';
 const FIXTURES = 'test/fixtures/asm-e2e';
 const WWW_CERT = 'cd84ff67b32e552c6e45d517e541f3c5052aa9581728addac391d74831f6d958';
@@ -134,7 +134,7 @@ async function get(server: Server, path: string): Promise<any> {
 }
 
 before(async () => {
-  assert.ok(existsSync(PYTHON), 'Debian python3 is required (apt-get install python3-censys)');
+  assertPython();
   dir = mkdtempSync(join(tmpdir(), 'periscope-asm-e2e-'));
   const dataDir = join(dir, 'data');
   server = await serve(dataDir);

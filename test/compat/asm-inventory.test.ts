@@ -6,43 +6,28 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { existsSync } from 'node:fs';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { assertPython, listen, runPython } from './run-python.ts';
 
-const PYTHON = '/usr/bin/python3';
 let server: TestServer;
 let out: Record<string, any>;
 let ips: string[];
 let everything: any[];
 
 before(async () => {
-  assert.ok(existsSync(PYTHON), 'Debian python3 is required (apt-get install python3-censys)');
+  assertPython();
   server = await startTestServer({ hosts: 30, certificates: 10 });
   const hosts: string[] = [];
   for await (const batch of server.rt.store.documents.scan('hosts', 100)) for (const d of batch) if (!d.id.includes('+')) hosts.push(d.id);
   ips = hosts.slice(0, 5);
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (server.app.server.address() as { port: number }).port;
-  // Asynchronous: the server answers from this same process while the client runs.
-  const r = await promisify(execFile)(PYTHON, ['test/compat/asm_inventory_2_1_9.py'], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    maxBuffer: 16 * 1024 * 1024,
-    env: {
-      ...process.env,
-      PERISCOPE_URL: `http://127.0.0.1:${port}/api`,
-      PERISCOPE_ASM_KEY: server.admin.asmKey,
-      PERISCOPE_WORKSPACE: server.admin.user.workspaceId,
-      PERISCOPE_OTHER_WORKSPACE: server.other.user.workspaceId,
-      HOST_IPS: ips.join(','),
-      CENSYS_ASM_API_KEY: '',
-      // The Debian client must not pick up a user's own config.
-      CENSYS_CONFIG_PATH: '/nonexistent/censys.cfg',
-    },
+  const base = await listen(server);
+  out = await runPython('test/compat/asm_inventory_2_1_9.py', {
+    PERISCOPE_URL: base,
+    PERISCOPE_ASM_KEY: server.admin.asmKey,
+    PERISCOPE_WORKSPACE: server.admin.user.workspaceId,
+    PERISCOPE_OTHER_WORKSPACE: server.other.user.workspaceId,
+    HOST_IPS: ips.join(','),
   });
-  out = JSON.parse(r.stdout);
   const all = await server.app.inject({ method: 'GET', url: '/api/inventory/v1?pageSize=1000', headers: { 'censys-api-key': server.admin.asmKey } });
   everything = JSON.parse(all.body).hits;
 });

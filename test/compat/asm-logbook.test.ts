@@ -5,19 +5,16 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { existsSync } from 'node:fs';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { assertPython, listen, runPython } from './run-python.ts';
 
-const PYTHON = '/usr/bin/python3';
 const FP = 'f0'.repeat(32);
 const FILLER = 1200;
 let server: TestServer;
 let out: Record<string, any>;
 
 before(async () => {
-  assert.ok(existsSync(PYTHON), 'Debian python3 is required (apt-get install python3-censys)');
+  assertPython();
   server = await startTestServer({ hosts: 10, certificates: 5 });
   const at = '2024-03-01T00:00:00Z';
   await server.rt.indexer.put('certificates', [{ id: FP, doc: { fingerprint_sha256: FP, names: ['www.compat-logbook.io'] }, observedAt: at }]);
@@ -33,22 +30,12 @@ before(async () => {
     server.admin.user.workspaceId,
     Array.from({ length: FILLER }, (_, i) => ({ type: 'HOST_VULNERABILITY' as const, operation: 'ADD' as const, entity: { ipAddress: '192.0.2.1' }, data: { n: i }, timestamp: '2024-01-01T00:00:00.000Z' })),
   );
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (server.app.server.address() as { port: number }).port;
-  const r = await promisify(execFile)(PYTHON, ['test/compat/asm_logbook_2_1_9.py'], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    maxBuffer: 64 * 1024 * 1024,
-    env: {
-      ...process.env,
-      PERISCOPE_URL: `http://127.0.0.1:${port}/api`,
-      PERISCOPE_ASM_KEY: server.admin.asmKey,
-      PERISCOPE_OTHER_ASM_KEY: server.other.asmKey,
-      CENSYS_ASM_API_KEY: '',
-      CENSYS_CONFIG_PATH: '/nonexistent/censys.cfg',
-    },
+  const base = await listen(server);
+  out = await runPython('test/compat/asm_logbook_2_1_9.py', {
+    PERISCOPE_URL: base,
+    PERISCOPE_ASM_KEY: server.admin.asmKey,
+    PERISCOPE_OTHER_ASM_KEY: server.other.asmKey,
   });
-  out = JSON.parse(r.stdout);
 });
 
 after(async () => {

@@ -5,36 +5,21 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { existsSync } from 'node:fs';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { assertPython, listen, runPython } from './run-python.ts';
 
-const PYTHON = '/usr/bin/python3';
 let server: TestServer;
 let out: Record<string, any>;
 
 before(async () => {
-  assert.ok(existsSync(PYTHON), 'Debian python3 is required (apt-get install python3-censys)');
+  assertPython();
   server = await startTestServer({ hosts: 10, certificates: 5 });
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (server.app.server.address() as { port: number }).port;
-  // Asynchronous: the server answers from this same process while the client runs.
-  const r = await promisify(execFile)(PYTHON, ['test/compat/asm_seeds_2_1_9.py'], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    maxBuffer: 16 * 1024 * 1024,
-    env: {
-      ...process.env,
-      PERISCOPE_URL: `http://127.0.0.1:${port}/api`,
-      PERISCOPE_ASM_KEY: server.admin.asmKey,
-      PERISCOPE_OTHER_ASM_KEY: server.other.asmKey,
-      CENSYS_ASM_API_KEY: '',
-      // The Debian client must not pick up a user's own config.
-      CENSYS_CONFIG_PATH: '/nonexistent/censys.cfg',
-    },
+  const base = await listen(server);
+  out = await runPython('test/compat/asm_seeds_2_1_9.py', {
+    PERISCOPE_URL: base,
+    PERISCOPE_ASM_KEY: server.admin.asmKey,
+    PERISCOPE_OTHER_ASM_KEY: server.other.asmKey,
   });
-  out = JSON.parse(r.stdout);
 });
 
 after(async () => {

@@ -5,10 +5,8 @@ test/http/asm-assets-fixture.ts) and PERISCOPE_OTHER_ASM_KEY (a workspace withou
 HOST_A, SHA_A and BUCKET, and prints one JSON object with what each step observed; the Node test
 asserts on it. An exception a step does not expect propagates and fails the run.
 """
-import json
 import os
 
-from censys.asm import AsmClient
 from censys.common.exceptions import (
     CensysCertificateNotFoundException,
     CensysCommentNotFoundException,
@@ -27,32 +25,14 @@ from censys.common.exceptions import (
     CensysTagLabelsDifferOnlyInCasingException,
     CensysTagLabelTooLongException,
 )
-from censys.common.version import __version__ as CENSYS_VERSION
 
-URL = os.environ["PERISCOPE_URL"]
-KEY = os.environ["PERISCOPE_ASM_KEY"]
-OTHER_KEY = os.environ["PERISCOPE_OTHER_ASM_KEY"]
+from asm_harness import OTHER_KEY, asm_client, done, expect, out
+
 HOST_A = os.environ["HOST_A"]
 SHA_A = os.environ["SHA_A"]
-out = {"client_version": CENSYS_VERSION}
 
-
-def expect(exc_type, fn):
-    try:
-        fn()
-    except exc_type as e:
-        return {
-            "raised": type(e).__name__,
-            "status": getattr(e, "status_code", None),
-            "error_code": getattr(e, "error_code", None),
-            "text": str(e),
-        }
-    return {"raised": None}
-
-
-# max_retries=1: no 10039 is expected, and one must not be retried for 30 s if it came.
-client = AsmClient(api_key=KEY, url=URL, max_retries=1)
-other = AsmClient(api_key=OTHER_KEY, url=URL, max_retries=1)
+client = asm_client()
+other = asm_client(OTHER_KEY)
 
 # Hosts: paging over several pages (the client stops at totalPages), filters, trail, get.
 out["hosts"] = [a["assetId"] for a in client.hosts.get_assets(page_size=4)]
@@ -123,4 +103,4 @@ out["other_subdomains"] = expect(CensysDomainNotFoundException, lambda: list(oth
 out["other_host"] = expect(CensysHostNotFoundException, lambda: other.hosts.get_asset_by_id(HOST_A))
 out["other_comments"] = expect(CensysHostNotFoundException, lambda: list(other.hosts.get_comments(HOST_A)))
 
-print(json.dumps(out))
+done()

@@ -10,20 +10,15 @@ the client saw; test/compat/asm-e2e.test.ts asserts on it.
   instances and v1 rows), the whole logbook paged to its end, and inventory searches.
 """
 import json
-import os
 import sys
 
-from censys.asm import AsmClient
 from censys.asm.risks import Risksv1
-from censys.common.version import __version__ as CENSYS_VERSION
 
-URL = os.environ["PERISCOPE_URL"]
-KEY = os.environ["PERISCOPE_ASM_KEY"]
+from asm_harness import KEY, OTHER_KEY, URL, asm_client, done, out
+
 DOMAIN = "acme-e2e.io"
-out = {"client_version": CENSYS_VERSION}
 
-# max_retries=1: no 10039 is expected, and one must not be retried for 30 s if it came.
-client = AsmClient(api_key=KEY, url=URL, max_retries=1)
+client = asm_client()
 
 
 def trail(asset):
@@ -88,9 +83,8 @@ def read():
     search = client.inventory.search([workspace], query="host.services.service_name: MYSQL", fields=["host.ip"])
     out["inventory_mysql"] = [h["host"]["ip"] for h in search["hits"]]
 
-    other_key = os.environ.get("PERISCOPE_OTHER_ASM_KEY")
-    if other_key:
-        other = AsmClient(api_key=other_key, url=URL, max_retries=1)
+    if OTHER_KEY:
+        other = asm_client(OTHER_KEY)
         out["other"] = {
             "hosts": [h["assetId"] for h in other.hosts.get_assets()],
             "certificates": [c["assetId"] for c in other.certificates.get_assets()],
@@ -100,4 +94,4 @@ def read():
 
 
 {"seed": seed, "read": read}[sys.argv[1]]()
-print(json.dumps(out))
+done()

@@ -5,39 +5,21 @@ PERISCOPE_OTHER_WORKSPACE and HOST_IPS (comma-separated addresses to seed) from 
 prints one JSON object with what each step observed; the Node test asserts on it.
 """
 import datetime
-import json
 import os
 
-from censys.asm import AsmClient
 from censys.common.exceptions import (
     CensysAsmException,
     CensysAsmUnauthorizedException,
     CensysInvalidDateException,
 )
-from censys.common.version import __version__ as CENSYS_VERSION
 
-URL = os.environ["PERISCOPE_URL"]
-KEY = os.environ["PERISCOPE_ASM_KEY"]
+from asm_harness import asm_client, done, expect, out
+
 WS = os.environ["PERISCOPE_WORKSPACE"]
 OTHER_WS = os.environ["PERISCOPE_OTHER_WORKSPACE"]
 IPS = os.environ["HOST_IPS"].split(",")
-out = {"client_version": CENSYS_VERSION}
 
-
-def expect(exc_type, fn):
-    try:
-        fn()
-    except exc_type as e:
-        return {
-            "raised": type(e).__name__,
-            "status": getattr(e, "status_code", None),
-            "error_code": getattr(e, "error_code", None),
-            "text": str(e),
-        }
-    return {"raised": None}
-
-
-client = AsmClient(api_key=KEY, url=URL, max_retries=1)
+client = asm_client()
 client.seeds.add_seeds([{"type": "IP_ADDRESS", "value": ip, "label": "inventory"} for ip in IPS], force=True)
 
 inv = client.inventory
@@ -76,4 +58,4 @@ out["unknown_counts"] = clouds.get_unknown_counts()
 out["bad_date"] = expect(CensysInvalidDateException, lambda: clouds.get_host_counts("2000-02-30"))
 out["unauthorized_class"] = CensysAsmUnauthorizedException.__name__
 
-print(json.dumps(out))
+done()

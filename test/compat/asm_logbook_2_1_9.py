@@ -5,28 +5,11 @@ adds seeds (discovery then logs what they bring), reads the logbook through
 ``client.events.get_cursor`` / ``get_events`` in every way the client offers, and prints one JSON
 object with what it saw; the Node test asserts on it.
 """
-import json
-import os
-
-from censys.asm import AsmClient
 from censys.common.exceptions import CensysInvalidLogbookCursorException, CensysInvalidRequestException
-from censys.common.version import __version__ as CENSYS_VERSION
 
-URL = os.environ["PERISCOPE_URL"]
-KEY = os.environ["PERISCOPE_ASM_KEY"]
-OTHER_KEY = os.environ["PERISCOPE_OTHER_ASM_KEY"]
-out = {"client_version": CENSYS_VERSION}
+from asm_harness import OTHER_KEY, asm_client, done, expect, out
 
-
-def expect(exc_type, fn):
-    try:
-        fn()
-    except exc_type as e:
-        return {"raised": type(e).__name__, "status": getattr(e, "status_code", None), "error_code": getattr(e, "error_code", None)}
-    return {"raised": None}
-
-
-client = AsmClient(api_key=KEY, url=URL, max_retries=1)
+client = asm_client()
 events = client.events
 
 # Everything before the seeds: the filler the Node side wrote.
@@ -47,10 +30,10 @@ out["hosts_only"] = list(events.get_events(events.get_cursor(last_before + 1, ["
 out["host_parts"] = list(events.get_events(events.get_cursor(last_before + 1, ["HOST_PORT", "HOST_CERT"])))
 out["from_future_date"] = list(events.get_events(events.get_cursor("2999-01-01T00:00:00.000Z")))
 out["from_past_date"] = len(list(events.get_events(events.get_cursor("2000-01-01T00:00:00Z"))))
-out["bad_cursor"] = expect(CensysInvalidLogbookCursorException, lambda: list(events.get_events("not-a-cursor")))
-out["bad_filter"] = expect(CensysInvalidRequestException, lambda: events.get_cursor(None, ["NOT_A_TYPE"]))
+out["bad_cursor"] = expect(CensysInvalidLogbookCursorException, lambda: list(events.get_events("not-a-cursor")), text=False)
+out["bad_filter"] = expect(CensysInvalidRequestException, lambda: events.get_cursor(None, ["NOT_A_TYPE"]), text=False)
 
-other = AsmClient(api_key=OTHER_KEY, url=URL, max_retries=1)
+other = asm_client(OTHER_KEY)
 out["other"] = list(other.events.get_events())
 
-print(json.dumps(out))
+done()

@@ -5,40 +5,21 @@ risk evaluation run before the seed request returns), then uses Risksv2 (AsmClie
 Risksv1 as a user would. Reads PERISCOPE_URL, PERISCOPE_ASM_KEY, PERISCOPE_OTHER_ASM_KEY and prints
 one JSON object with what each step observed; the Node test asserts on it.
 """
-import json
 import os
 import warnings
 
-from censys.asm import AsmClient
 from censys.asm.risks import Risksv1, Risksv2
 from censys.common.exceptions import (
     CensysInvalidCloudException,
     CensysInvalidPageSizeException,
     CensysRiskNotFoundException,
 )
-from censys.common.version import __version__ as CENSYS_VERSION
 
-URL = os.environ["PERISCOPE_URL"]
-KEY = os.environ["PERISCOPE_ASM_KEY"]
-OTHER_KEY = os.environ["PERISCOPE_OTHER_ASM_KEY"]
+from asm_harness import KEY, OTHER_KEY, URL, asm_client, done, expect, out
+
 SEED_IPS = os.environ["PERISCOPE_SEED_IPS"].split(",")
-out = {"client_version": CENSYS_VERSION}
 
-
-def expect(exc_type, fn):
-    try:
-        fn()
-    except exc_type as e:
-        return {
-            "raised": type(e).__name__,
-            "status": getattr(e, "status_code", None),
-            "error_code": getattr(e, "error_code", None),
-            "text": str(e),
-        }
-    return {"raised": None}
-
-
-client = AsmClient(api_key=KEY, url=URL, max_retries=1)
+client = asm_client()
 out["seeded"] = client.seeds.add_seeds(
     [{"type": "IP_ADDRESS", "value": ip, "label": "risks"} for ip in SEED_IPS], force=True
 )
@@ -87,8 +68,8 @@ with warnings.catch_warnings():
     other_v1 = Risksv1(api_key=OTHER_KEY, url=URL, max_retries=1)
     out["other_v1"] = list(other_v1.get_risks())
 
-other = AsmClient(api_key=OTHER_KEY, url=URL, max_retries=1)
+other = asm_client(OTHER_KEY)
 out["other_instances"] = other.risks.get_risk_instances()
 out["other_get"] = expect(CensysRiskNotFoundException, lambda: other.risks.get_risk_instance(telnet))
 
-print(json.dumps(out))
+done()

@@ -4,10 +4,9 @@ Reads PERISCOPE_URL, PERISCOPE_ASM_KEY (a workspace's key) and PERISCOPE_OTHER_A
 workspace's key) from the environment and prints one JSON object with what each step observed;
 the Node test asserts on it. An exception a step does not expect propagates and fails the run.
 """
-import json
 import os
 
-from censys.asm import AsmClient, Seeds
+from censys.asm import Seeds
 from censys.common.exceptions import (
     CensysException,
     CensysInvalidAPIKeyException,
@@ -17,29 +16,10 @@ from censys.common.exceptions import (
     CensysSeedNotFoundException,
     CensysTooManyInputNodesException,
 )
-from censys.common.version import __version__ as CENSYS_VERSION
 
-URL = os.environ["PERISCOPE_URL"]
-KEY = os.environ["PERISCOPE_ASM_KEY"]
-OTHER_KEY = os.environ["PERISCOPE_OTHER_ASM_KEY"]
-out = {"client_version": CENSYS_VERSION}
+from asm_harness import OTHER_KEY, URL, asm_client, done, expect, out
 
-
-def expect(exc_type, fn):
-    try:
-        fn()
-    except exc_type as e:
-        return {
-            "raised": type(e).__name__,
-            "status": getattr(e, "status_code", None),
-            "error_code": getattr(e, "error_code", None),
-            "text": str(e),
-        }
-    return {"raised": None}
-
-
-# max_retries=1: a 10039 answer is not expected here, and must not be retried for 30 s if it came.
-client = AsmClient(api_key=KEY, url=URL, max_retries=1)
+client = asm_client()
 seeds = client.seeds
 
 out["initial"] = seeds.get_seeds()
@@ -115,4 +95,4 @@ out["other_get"] = expect(CensysSeedNotFoundException, lambda: other.get_seed_by
 
 out["final"] = seeds.get_seeds()
 
-print(json.dumps(out))
+done()

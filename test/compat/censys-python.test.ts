@@ -5,21 +5,17 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { existsSync } from 'node:fs';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { assertPython, listen, runPython } from './run-python.ts';
 
-const PYTHON = '/usr/bin/python3';
 let server: TestServer;
 let out: Record<string, any>;
 let expected: { ids: string[]; historyIp: string; historyAt: string; oldDoc: Record<string, unknown>; domain: string };
 
 before(async () => {
-  assert.ok(existsSync(PYTHON), 'Debian python3 is required (apt-get install python3-censys)');
+  assertPython();
   server = await startTestServer({ hosts: 600, certificates: 150 });
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (server.app.server.address() as { port: number }).port;
+  const url = await listen(server);
   const store = server.rt.store;
 
   // What the query should return, computed from the store, not from the engine under test.
@@ -52,28 +48,18 @@ before(async () => {
   assert.ok(historyIp, 'the demo data should have hosts with history');
   expected = { ids, historyIp, historyAt, oldDoc, domain };
 
-  // Asynchronous: the server answers from this same process while the client runs.
-  const r = await promisify(execFile)(PYTHON, ['test/compat/censys_2_1_9.py'], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    maxBuffer: 64 * 1024 * 1024,
-    env: {
-      ...process.env,
-      PERISCOPE_URL: `http://127.0.0.1:${port}/api`,
-      PERISCOPE_API_ID: server.admin.apiId,
-      PERISCOPE_API_SECRET: server.admin.apiSecret,
-      PERISCOPE_LOW_ID: server.low.apiId,
-      PERISCOPE_LOW_SECRET: server.low.apiSecret,
-      PERISCOPE_OTHER_ID: server.other.apiId,
-      PERISCOPE_OTHER_SECRET: server.other.apiSecret,
-      PERISCOPE_HISTORY_IP: historyIp,
-      PERISCOPE_HISTORY_AT: historyAt,
-      PERISCOPE_DOMAIN: domain,
-      // The Debian client must not pick up a user's own config.
-      CENSYS_CONFIG_PATH: '/nonexistent/censys.cfg',
-    },
+  out = await runPython('test/compat/censys_2_1_9.py', {
+    PERISCOPE_URL: url,
+    PERISCOPE_API_ID: server.admin.apiId,
+    PERISCOPE_API_SECRET: server.admin.apiSecret,
+    PERISCOPE_LOW_ID: server.low.apiId,
+    PERISCOPE_LOW_SECRET: server.low.apiSecret,
+    PERISCOPE_OTHER_ID: server.other.apiId,
+    PERISCOPE_OTHER_SECRET: server.other.apiSecret,
+    PERISCOPE_HISTORY_IP: historyIp,
+    PERISCOPE_HISTORY_AT: historyAt,
+    PERISCOPE_DOMAIN: domain,
   });
-  out = JSON.parse(r.stdout);
 });
 
 after(async () => {
