@@ -18,8 +18,13 @@ import { all, eq, field } from './engine-helpers.ts';
 
 const RUNS = Number(process.env.CONFORMANCE_RUNS ?? 200);
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'periscope-engine-'));
+function inTempDir(fn: (dir: string) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-engine-'));
+  try {
+    fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function reopen(dir: string, compaction?: { minDead: number; ratio: number }): EmbeddedEngine {
@@ -38,8 +43,7 @@ function roundTrip(index: IndexName, entries: fc.Arbitrary<Entry[]>, ops: fc.Arb
     fc.constantFrom({ minDead: Infinity, ratio: 1 }, { minDead: 1, ratio: 0 }),
     fc.boolean(),
     (docs, writes, cases, compaction, writeBeforeSave) => {
-      const dir = tempDir();
-      try {
+      inTempDir((dir) => {
         const ref = new ReferenceEngine(fixtureCatalogues);
         const first = new EmbeddedEngine(fixtureCatalogues, { dir, compaction });
         assert.equal(first.persistence!.open().loaded, false);
@@ -59,9 +63,7 @@ function roundTrip(index: IndexName, entries: fc.Arbitrary<Entry[]>, ops: fc.Arb
         second.persistence!.checkpoint();
         const third = reopen(dir, compaction);
         for (const c of cases) compare(ref, third, index, c);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     },
   );
 }
@@ -84,8 +86,7 @@ describe('engine segments', () => {
   });
 
   it('journals ids before the store write, replays them after a restart, and drops them once a checkpoint covers them', () => {
-    const dir = tempDir();
-    try {
+    inTempDir((dir) => {
       const a = new EmbeddedEngine(fixtureCatalogues, { dir });
       a.persistence!.open();
       a.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
@@ -113,14 +114,11 @@ describe('engine segments', () => {
       assert.equal(r2.tail.size, 0);
       assert.equal(c.size('hosts'), 2);
       assert.equal(segmentFiles(dir).length, 2, 'older generations are deleted');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('carries ids not yet applied into the next journal at a checkpoint', () => {
-    const dir = tempDir();
-    try {
+    inTempDir((dir) => {
       const a = new EmbeddedEngine(fixtureCatalogues, { dir });
       a.persistence!.open();
       a.persistence!.journal('hosts', ['4.4.4.4']);
@@ -130,9 +128,7 @@ describe('engine segments', () => {
       const r = b.persistence!.open();
       assert.ok(r.loaded);
       assert.deepEqual(r.tail.get('hosts'), ['4.4.4.4']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('refuses damaged or foreign segments, leaving the engine empty for a rebuild', () => {
@@ -154,8 +150,7 @@ describe('engine segments', () => {
       ['a garbled manifest', (dir) => writeFileSync(join(dir, 'manifest.json'), '{"manifestVersion": 1, "gen')],
     ];
     for (const [what, harm] of damage) {
-      const dir = tempDir();
-      try {
+      inTempDir((dir) => {
         const a = new EmbeddedEngine(fixtureCatalogues, { dir });
         a.persistence!.open();
         for (let i = 1; i <= 50; i++) a.upsert('hosts', `10.0.0.${i}`, hostDoc(`10.0.0.${i}`, i % 2 ? 'SSH' : 'HTTP'));
@@ -171,15 +166,12 @@ describe('engine segments', () => {
         b.persistence!.checkpoint();
         const c = reopen(dir);
         assert.equal(c.search('hosts', { query: field('services.service_name', eq('ssh')), limit: 10 }).total, 1, what);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     }
   });
 
   it('a damaged block, found when it is first decoded, empties the engine and drops the manifest instead of answering', () => {
-    const dir = tempDir();
-    try {
+    inTempDir((dir) => {
       const a = new EmbeddedEngine(fixtureCatalogues, { dir });
       a.persistence!.open();
       for (let i = 1; i <= 200; i++) a.upsert('hosts', `10.0.${i >> 8}.${i & 255}`, hostDoc(`10.0.${i >> 8}.${i & 255}`, i % 2 ? 'SSH' : 'HTTP'));
@@ -206,14 +198,11 @@ describe('engine segments', () => {
       c.persistence!.rebuilt();
       c.persistence!.checkpoint();
       assert.equal(reopen(dir).search('hosts', { query: all, limit: 1 }).total, 1);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a second process on the same directory opens the segments but never checkpoints over them', () => {
-    const dir = tempDir();
-    try {
+    inTempDir((dir) => {
       const a = new EmbeddedEngine(fixtureCatalogues, { dir });
       a.persistence!.open();
       a.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
@@ -236,14 +225,11 @@ describe('engine segments', () => {
       assert.ok(c.persistence!.open().loaded);
       assert.equal(c.persistence!.shared, false);
       c.persistence!.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a write the journal could not name makes the next open reload the whole store', () => {
-    const dir = tempDir();
-    try {
+    inTempDir((dir) => {
       const a = new EmbeddedEngine(fixtureCatalogues, { dir });
       a.persistence!.open();
       a.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
@@ -259,14 +245,11 @@ describe('engine segments', () => {
       b.persistence!.checkpoint();
       b.persistence!.close();
       assert.ok(new EmbeddedEngine(fixtureCatalogues, { dir }).persistence!.open().loaded, 'the reload covered it');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('refuses segments written for another catalogue', () => {
-    const dir = tempDir();
-    try {
+    inTempDir((dir) => {
       const a = new EmbeddedEngine(fixtureCatalogues, { dir });
       a.persistence!.open();
       a.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
@@ -276,8 +259,6 @@ describe('engine segments', () => {
       const b = new EmbeddedEngine(fixtureCatalogues, { dir });
       const r = b.persistence!.open();
       assert.equal(r.loaded, false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
