@@ -27,7 +27,7 @@ const CA_CERT = '7d0ee8a64f7252a059d0ef9f9af4f9250e555b25d8c9fdef2edcb1adf69f3eb
 const CENSYS_CLI = 'import sys, censys.asm.api as a, censys.cli as c; a.CensysAsmAPI.DEFAULT_URL = sys.argv.pop(1); sys.argv[0] = "censys"; c.main()';
 
 const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PERISCOPE_') && !k.startsWith('CENSYS_')));
-const pyEnv = { ...clean, CENSYS_CONFIG_PATH: '/nonexistent/censys.cfg' };
+const pyEnv = { ...clean, CENSYS_CONFIG_PATH: '/nonexistent/censys.cfg', PYTHONDONTWRITEBYTECODE: '1' };
 
 interface Server {
   base: string;

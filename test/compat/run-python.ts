@@ -34,6 +34,8 @@ export async function runPython(script: string, env: Record<string, string>): Pr
       // The Debian client must not pick up a user's own key or config.
       CENSYS_ASM_API_KEY: '',
       CENSYS_CONFIG_PATH: '/nonexistent/censys.cfg',
+      // Importing asm_harness.py must not leave a __pycache__ in the tree.
+      PYTHONDONTWRITEBYTECODE: '1',
       ...env,
     },
   });
