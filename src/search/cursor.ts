@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Result } from '../lib/problem.ts';
 import { fail, ok } from '../lib/problem.ts';
+import type { SortPosition } from '../engine/search-engine.ts';
 
 export interface CursorBody<P> {
   /** Fingerprint of the request the cursor continues. */
@@ -39,4 +40,24 @@ export function decodeCursor<P>(cursor: string, fingerprint: string, check: (p: 
 
 export function isOffset(p: unknown): p is number {
   return typeof p === 'number' && Number.isInteger(p) && p >= 0;
+}
+
+/** A keyset cursor's position: the edge hit of the page served and the direction to go from it. */
+export interface PagePosition {
+  readonly dir: 'next' | 'prev';
+  readonly at: SortPosition;
+}
+
+export function isPagePosition(p: unknown): p is PagePosition {
+  const x = p as PagePosition;
+  return (
+    x !== null &&
+    typeof x === 'object' &&
+    (x.dir === 'next' || x.dir === 'prev') &&
+    x.at !== null &&
+    typeof x.at === 'object' &&
+    typeof x.at.orderKey === 'string' &&
+    Array.isArray(x.at.values) &&
+    x.at.values.every((v) => v === null || typeof v === 'string' || typeof v === 'number')
+  );
 }

@@ -1,12 +1,11 @@
 import type { IndexName } from '../model/field-def.ts';
-import type { SortPosition } from '../engine/search-engine.ts';
 import { validateFieldPaths } from '../model/project-fields.ts';
 import type { Result } from '../lib/problem.ts';
 import { fail, ok } from '../lib/problem.ts';
 import type { SearchContext } from './search-context.ts';
 import { compile, type VirtualHosts } from './compile.ts';
 import { parseSort } from './parse-sort.ts';
-import { decodeCursor, encodeCursor, requestFingerprint } from './cursor.ts';
+import { decodeCursor, encodeCursor, isPagePosition, requestFingerprint, type PagePosition } from './cursor.ts';
 import { defaultHits, projectedHits } from './page-hits.ts';
 
 export interface SearchParams {
@@ -30,25 +29,6 @@ export interface SearchPage {
 /** The page as the `result` of the v2 envelope, in JSON text. */
 export function searchPageJson(page: SearchPage): string {
   return `{"query":${JSON.stringify(page.query)},"total":${page.total},"duration_ms":${page.duration_ms},"hits":[${page.hits.join(',')}],"links":${JSON.stringify(page.links)}}`;
-}
-
-interface PagePosition {
-  readonly dir: 'next' | 'prev';
-  readonly at: SortPosition;
-}
-
-function isPagePosition(p: unknown): p is PagePosition {
-  const x = p as PagePosition;
-  return (
-    x !== null &&
-    typeof x === 'object' &&
-    (x.dir === 'next' || x.dir === 'prev') &&
-    x.at !== null &&
-    typeof x.at === 'object' &&
-    typeof x.at.orderKey === 'string' &&
-    Array.isArray(x.at.values) &&
-    x.at.values.every((v) => v === null || typeof v === 'string' || typeof v === 'number')
-  );
 }
 
 export const MAX_PER_PAGE = 100;

@@ -4,10 +4,10 @@
  * of the request, so paging neither repeats nor skips an asset and a cursor cannot be replayed
  * against another query.
  */
-import type { SortPosition, SortSpec } from '../../engine/search-engine.ts';
+import type { SortSpec } from '../../engine/search-engine.ts';
 import { projectFields, validateFieldPaths } from '../../model/project-fields.ts';
 import { fail, ok, type Result } from '../../lib/problem.ts';
-import { decodeCursor, encodeCursor, requestFingerprint } from '../../search/cursor.ts';
+import { decodeCursor, encodeCursor, isPagePosition, requestFingerprint, type PagePosition } from '../../search/cursor.ts';
 import type { AsmContext } from '../asm-context.ts';
 import { inventoryCatalogue } from './inventory-catalogue.ts';
 import { compileInventoryQuery } from './compile-inventory-query.ts';
@@ -31,25 +31,6 @@ export interface InventorySearchPage {
   previousCursor?: string;
   queryDurationMillis: number;
   hits: Record<string, unknown>[];
-}
-
-interface PagePosition {
-  readonly dir: 'next' | 'prev';
-  readonly at: SortPosition;
-}
-
-function isPagePosition(p: unknown): p is PagePosition {
-  const x = p as PagePosition;
-  return (
-    x !== null &&
-    typeof x === 'object' &&
-    (x.dir === 'next' || x.dir === 'prev') &&
-    x.at !== null &&
-    typeof x.at === 'object' &&
-    typeof x.at.orderKey === 'string' &&
-    Array.isArray(x.at.values) &&
-    x.at.values.every((v) => v === null || typeof v === 'string' || typeof v === 'number')
-  );
 }
 
 /**
