@@ -6,6 +6,7 @@
  */
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { expiredCertificate } from '../support/expired-certificate.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { asmCaller, isAsmError } from './asm-support.ts';
 import { createAsmContext, type AsmContext } from '../../src/asm/index.ts';
@@ -15,7 +16,6 @@ import type { Asset } from '../../src/model/asm-asset.ts';
 let s: TestServer;
 let ctx: AsmContext;
 const asm = asmCaller(() => s);
-const DAY = 86_400_000;
 let clock = new Date('2026-11-01T00:00:00.000Z');
 const tick = () => (clock = new Date(clock.getTime() + 60_000));
 
@@ -50,18 +50,7 @@ before(async () => {
   await s.rt.store.documents.put(
     'certificates',
     SHA,
-    {
-      fingerprint_sha256: SHA,
-      names: ['old.example.com'],
-      parsed: {
-        subject: { common_name: ['old.example.com'] },
-        validity_period: { not_before: new Date(clock.getTime() - 400 * DAY).toISOString(), not_after: new Date(clock.getTime() - 5 * DAY).toISOString() },
-        subject_key_info: { key_algorithm: { name: 'RSA' }, rsa: { length: 2048 } },
-        signature: { signature_algorithm: { name: 'SHA256-RSA' }, self_signed: false },
-        extensions: { basic_constraints: { is_ca: false } },
-      },
-      validation: { nss: { is_valid: true } },
-    },
+    expiredCertificate(SHA, clock),
     clock.toISOString(),
   );
   await evaluate(ws(), [

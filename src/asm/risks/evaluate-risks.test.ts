@@ -6,6 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { expiredCertificate } from '../../../test/support/expired-certificate.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,18 +56,7 @@ async function putExpiredCert(): Promise<void> {
   await store.documents.put(
     'certificates',
     SHA,
-    {
-      fingerprint_sha256: SHA,
-      names: ['old.example.com'],
-      parsed: {
-        subject: { common_name: ['old.example.com'] },
-        validity_period: { not_before: new Date(clock.getTime() - 400 * DAY).toISOString(), not_after: new Date(clock.getTime() - 5 * DAY).toISOString() },
-        subject_key_info: { key_algorithm: { name: 'RSA' }, rsa: { length: 2048 } },
-        signature: { signature_algorithm: { name: 'SHA256-RSA' }, self_signed: false },
-        extensions: { basic_constraints: { is_ca: false } },
-      },
-      validation: { nss: { is_valid: true } },
-    },
+    expiredCertificate(SHA, clock),
     clock.toISOString(),
   );
 }
