@@ -54,6 +54,10 @@ export async function openRuntime(config: Config, options: { now?: () => Date } 
   const discovery = new Discovery(asm);
   subscribeRiskEvaluation(asm);
   const indexer = new Indexer(ctx);
+  // Listener failures and a failed index recovery never fail a write, but must not go unseen.
+  indexer.onListenerError = (err) => {
+    if (config.logLevel !== 'silent') process.stderr.write(`index: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  };
   let following = false;
   let catchingUp: Promise<unknown> = Promise.resolve();
   return {
