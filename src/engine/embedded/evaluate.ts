@@ -117,6 +117,8 @@ export class Evaluator {
     const part = root === undefined ? undefined : this.data.nested.get(root);
     if (part === undefined) return matchField(this.data.docs, path, field, predicate).andInPlace(this.data.docs.live());
     const rel = path === part.root ? '' : relativePath(path, part.root);
+    const docs = part.matchDocs(rel, field, predicate, this.data.docs.live());
+    if (docs) return docs;
     // Pseudo-elements included: outside `nested` a value anywhere under the root counts.
     const elems = matchField(part.scope, rel, field, predicate);
     return elems.isEmpty ? elems : part.docsOf(elems.andInPlace(part.scope.live()));

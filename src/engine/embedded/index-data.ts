@@ -4,11 +4,13 @@
  * index. Elements of a document get consecutive ids, in array order, when it is indexed, so a
  * document's elements are a range and element → document is one array lookup.
  */
-import type { FieldCatalogue, IndexName } from '../../model/field-def.ts';
+import type { FieldCatalogue, FieldDef, IndexName } from '../../model/field-def.ts';
 import type { Doc } from '../search-engine.ts';
 import { orderKeyFor } from '../order-key.ts';
+import type { Predicate } from '../../query/resolved.ts';
 import { FulltextIndex } from './fulltext-index.ts';
 import { GrowableU32 } from './growable.ts';
+import { NestedDocPostings } from './nested-doc-postings.ts';
 import { OrderIndex } from './order-index.ts';
 import { Scope } from './scope.ts';
 import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
@@ -25,6 +27,8 @@ export class NestedPart {
   /** Elements standing for a root that is present but not an array (see IndexData.upsert). */
   private pseudo = new RoaringBitmap32();
   private realCache: { live: Bitmap; real: Bitmap } | undefined;
+  /** Derived on query, never written. */
+  private readonly docPostings = new NestedDocPostings();
 
   constructor(readonly root: string, fulltext: FulltextIndex) {
     this.scope = new Scope(root, fulltext);
@@ -50,6 +54,7 @@ export class NestedPart {
     this.count = GrowableU32.of(r.u32s());
     this.pseudo = r.bitmap();
     this.realCache = undefined;
+    this.docPostings.clear();
     if (this.elemDoc.length !== this.scope.idCount || this.start.length !== this.count.length) {
       throw new CorruptSegmentError(`nested part ${this.root}: element columns disagree`);
     }
@@ -59,6 +64,19 @@ export class NestedPart {
     this.scope.compact();
     this.pseudo.andInPlace(this.scope.live());
     this.realCache = undefined;
+    // Slots renumbered their value ordinals.
+    this.docPostings.clear();
+  }
+
+  /**
+   * Live documents (`liveDocs`) with an element, pseudo-elements included, whose value at `rel`
+   * matches, from document-level postings; undefined when only the matching elements can tell.
+   */
+  matchDocs(rel: string, field: FieldDef, predicate: Predicate, liveDocs: Bitmap): Bitmap | undefined {
+    if (predicate.op === 'exists') return undefined;
+    const slot = this.scope.slots.get(rel);
+    if (!slot) return new RoaringBitmap32();
+    return this.docPostings.match(slot, field, predicate, this.elemDoc, liveDocs);
   }
 
   /** Live elements that are items of a nested array (what `nested` iterates): shared, do not mutate. */

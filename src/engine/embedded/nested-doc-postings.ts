@@ -1,0 +1,118 @@
+/**
+ * Document-level postings of a nested part's slots, derived from the element postings: for a
+ * value ordinal, the documents having an element (pseudo-elements included) with that value.
+ * `services.x: v` outside `nested` is then a lookup of a few document bitmaps instead of
+ * mapping every matching element to its document, which is linear in the elements.
+ *
+ * Nothing here is persisted. An ordinal's documents are derived on its first query and caught
+ * up on later ones with the elements appended since (ids only grow). Dead documents stay in
+ * (an element is live exactly when its document is), so callers filter by the live documents.
+ * Compaction renumbers ordinals: the part drops everything then (clear()).
+ */
+import type { FieldDef } from '../../model/field-def.ts';
+import type { Predicate } from '../../query/resolved.ts';
+import { queryValue, rangeBound } from '../reference/typed-value.ts';
+import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import type { GrowableU32 } from './growable.ts';
+import type { Slot } from './slot.ts';
+
+interface Entry {
+  readonly docs: Bitmap;
+  /** Elements below this id are in `docs`. */
+  upTo: number;
+}
+
+/**
+ * Value ordinals of `slot` an `eq` or `range` predicate selects, as field-match.ts resolves
+ * them; undefined for predicates decided per value or per unit (tokens, patterns, exists).
+ */
+function predicateOrds(slot: Slot, field: FieldDef, predicate: Predicate): number[] | undefined {
+  const type = field.type;
+  const ords: number[] = [];
+  if (predicate.op === 'eq') {
+    if (type === 'text' || type === 'keyword') {
+      const want = String(predicate.value);
+      if (!predicate.caseSensitive) return [...slot.lowerOrds(want.toLowerCase())];
+      const ord = slot.dict.get(want);
+      return ord === undefined ? ords : [ord];
+    }
+    const want = queryValue(type, predicate.value);
+    if (want === undefined) return ords;
+    const view = slot.view(type);
+    const g = view.findGroup(want);
+    if (g !== undefined) view.pushOrds(g, ords);
+    return ords;
+  }
+  if (predicate.op === 'range') {
+    const { lo, hi, loInclusive, hiInclusive } = predicate;
+    const l = lo === undefined ? undefined : rangeBound(type, lo);
+    const h = hi === undefined ? undefined : rangeBound(type, hi);
+    if (l === null || h === null) return ords;
+    if ((lo !== undefined && l === undefined) || (hi !== undefined && h === undefined)) return ords;
+    const view = slot.view(type);
+    const sorted = view.sortedGroups();
+    const from = l === undefined ? 0 : view.bound(l, !loInclusive);
+    const to = h === undefined ? sorted.length : view.bound(h, hiInclusive);
+    for (let p = from; p < to; p++) view.pushOrds(sorted[p], ords);
+    return ords;
+  }
+  return undefined;
+}
+
+export class NestedDocPostings {
+  private bySlot = new Map<Slot, (Entry | undefined)[]>();
+
+  clear(): void {
+    this.bySlot = new Map();
+  }
+
+  /**
+   * Live documents (`live`) with an element whose value in `slot` matches `predicate`, or
+   * undefined when the predicate is not answered by value ordinals. `elemDoc` maps the
+   * `elements` element ids handed out so far to their documents.
+   */
+  match(slot: Slot, field: FieldDef, predicate: Predicate, elemDoc: GrowableU32, live: Bitmap): Bitmap | undefined {
+    const ords = predicateOrds(slot, field, predicate);
+    if (ords === undefined) return undefined;
+    if (ords.length === 0) return new RoaringBitmap32();
+    if (ords.length === 1) return RoaringBitmap32.and(this.docsOf(slot, ords[0], elemDoc), live);
+    const all = ords.map((ord) => this.docsOf(slot, ord, elemDoc));
+    return RoaringBitmap32.orMany(all).andInPlace(live);
+  }
+
+  /** Documents (live or not) of one ordinal, caught up: shared, do not mutate. */
+  private docsOf(slot: Slot, ord: number, elemDoc: GrowableU32): Bitmap {
+    let entries = this.bySlot.get(slot);
+    if (!entries) this.bySlot.set(slot, (entries = []));
+    const elements = elemDoc.length;
+    let entry = entries[ord];
+    if (entry?.upTo === elements) return entry.docs;
+    const from = entry?.upTo ?? 0;
+    const ids: number[] = [];
+    const bitmaps: Bitmap[] = [];
+    slot.postings.collect(ord, ids, bitmaps);
+    let fresh: ArrayLike<number> = ids;
+    if (bitmaps.length > 0) {
+      const b = bitmaps[0];
+      const skip = from === 0 ? 0 : b.rank(from - 1);
+      fresh = b.rangeUint32Array(new Uint32Array(b.size - skip), skip);
+    }
+    const docs = new Uint32Array(fresh.length);
+    const map = elemDoc.data;
+    let n = 0;
+    let last = -1;
+    for (let i = 0; i < fresh.length; i++) {
+      const e = fresh[i];
+      if (e < from) continue;
+      const d = map[e];
+      // Elements of one document are consecutive, so duplicates are adjacent.
+      if (d !== last) docs[n++] = last = d;
+    }
+    if (!entry) entries[ord] = entry = { docs: bitmapOfSorted(docs.subarray(0, n)), upTo: elements };
+    else {
+      if (n > 0) entry.docs.addMany(docs.subarray(0, n));
+      entry.upTo = elements;
+    }
+    return entry.docs;
+  }
+}
