@@ -1,8 +1,11 @@
 /**
  * Term counts of one field over the units (documents, or elements of matching documents for a
- * nested field) of a query. Two exact strategies: with few distinct values, intersect each
- * value's postings with the units; with many, walk the units' entries in the forward column.
- * A unit counts once per distinct typed value (see engine/search-engine.ts).
+ * nested field) of a query. A unit counts once per distinct typed value (see
+ * engine/search-engine.ts). Three exact strategies: over the whole corpus, counts kept per slot
+ * and caught up as documents arrive (live-group-counts.ts); otherwise a walk of the matching
+ * units' entries in the forward column (a document's elements are a range of ids, and the column
+ * is in unit order, so no bitmap of the units is built); or, forced for tests, each group's
+ * postings intersected with the units.
  */
 import type { FieldDef } from '../../model/field-def.ts';
 import type { AggregateResult } from '../search-engine.ts';
@@ -10,12 +13,15 @@ import { relativePath } from '../../model/values-of.ts';
 import { nestedRootOf } from '../reference/nested-root.ts';
 import { keyString } from '../reference/typed-value.ts';
 import { compareBuckets, type Bucket } from '../reference/buckets.ts';
-import type { Bitmap } from './bitmap.ts';
-import type { IndexData } from './index-data.ts';
+import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import type { IndexData, NestedPart } from './index-data.ts';
+import { liveGroupCounts } from './live-group-counts.ts';
 import { maskOf } from './posting-table.ts';
+import type { Scope } from './scope.ts';
 import type { Slot } from './slot.ts';
 import type { TypedView } from './typed-view.ts';
 
+/** 'auto' counts the whole corpus from the kept counts and anything else by columns. */
 export type AggregateStrategy = 'auto' | 'postings' | 'columns';
 
 interface Counts {
@@ -41,33 +47,89 @@ function byPostings(slot: Slot, view: TypedView, units: Bitmap, unitCount: numbe
   return { perGroup, total };
 }
 
-function byColumns(slot: Slot, view: TypedView, units: Bitmap): Counts {
-  const perGroup = new Float64Array(view.groupKey.length);
-  const lastUnit = new Int32Array(perGroup.length).fill(-1);
-  const ids = units.toUint32Array();
+/** First index i >= from with column[i] >= u (galloping: matching units are often close together). */
+function seek(column: Uint32Array, n: number, from: number, u: number): number {
+  if (from >= n || column[from] >= u) return from;
+  let lo = from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < n && column[hi] < u) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  if (hi > n) hi = n;
+  lo++;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (column[mid] < u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Walks the forward-column entries of the live units of `docs`: the documents themselves when
+ * `part` is undefined, else their elements except `skip` (ascending ids left out: pseudo-elements).
+ */
+function byColumns(slot: Slot, view: TypedView, scope: Scope, docs: Uint32Array, part: NestedPart | undefined, skip: Uint32Array): Counts {
+  const groups = view.groupKey.length;
+  const perGroup = new Float64Array(groups);
+  const lastUnit = new Int32Array(groups).fill(-1);
   const fwdUnit = slot.fwdUnit.data;
   const fwdOrd = slot.fwdOrd.data;
   const entries = slot.fwdUnit.length;
   const ordGroup = view.ordGroup;
+  const alive = scope.alive;
+  const start = part?.start.data;
+  const count = part?.count.data;
+  const known = part ? part.start.length : Infinity;
   let total = 0;
-  // Merge-walk when the units cover much of the column, binary search per unit otherwise.
-  const merge = ids.length * 16 > entries;
+  let lastCounted = -1;
   let j = 0;
-  for (const u of ids) {
-    if (merge) {
-      while (j < entries && fwdUnit[j] < u) j++;
-    } else {
-      j = slot.fwdUnit.lowerBound(u);
-    }
-    let counted = false;
-    for (; j < entries && fwdUnit[j] === u; j++) {
+  let s = 0;
+  for (let i = 0; i < docs.length && j < entries; i++) {
+    const d = docs[i];
+    if (d >= known) break;
+    const lo = start ? start[d] : d;
+    const hi = count ? lo + count[d] : d + 1;
+    if (lo === hi) continue;
+    j = seek(fwdUnit, entries, j, lo);
+    for (; j < entries; j++) {
+      const u = fwdUnit[j];
+      if (u >= hi) break;
+      if (alive[u] !== 1) continue;
+      if (s < skip.length && skip[s] <= u) {
+        while (s < skip.length && skip[s] < u) s++;
+        if (skip[s] === u) continue;
+      }
       const g = ordGroup[fwdOrd[j]];
       if (g < 0 || lastUnit[g] === u) continue;
       lastUnit[g] = u;
       perGroup[g]++;
-      counted = true;
+      if (lastCounted !== u) {
+        lastCounted = u;
+        total++;
+      }
     }
-    if (counted) total++;
+  }
+  return { perGroup, total };
+}
+
+/** `counts` (a copy, changed in place) without the entries of `units`. */
+function withoutUnits(slot: Slot, view: TypedView, perGroup: Float64Array, total: number, units: Bitmap): Counts {
+  const fwdUnit = slot.fwdUnit.data;
+  const fwdOrd = slot.fwdOrd.data;
+  const entries = slot.fwdUnit.length;
+  const seen = new Set<number>();
+  for (const u of units.toUint32Array()) {
+    seen.clear();
+    for (let j = slot.fwdUnit.lowerBound(u); j < entries && fwdUnit[j] === u; j++) {
+      const g = view.ordGroup[fwdOrd[j]];
+      if (g >= 0) seen.add(g);
+    }
+    for (const g of seen) perGroup[g]--;
+    if (seen.size > 0) total--;
   }
   return { perGroup, total };
 }
@@ -80,29 +142,31 @@ export function aggregateField(
   strategy: AggregateStrategy,
 ): AggregateResult {
   const none = { total: 0, totalOmitted: 0, buckets: [] };
-  if (!field) return none;
+  if (!field || match.isEmpty) return none;
   const root = nestedRootOf(data.catalogue, field.docPath);
-  let slot: Slot | undefined;
-  let units: Bitmap;
-  let unitCount: number;
-  if (root === undefined) {
-    slot = data.docs.slots.get(field.docPath);
-    units = match;
-    unitCount = data.docs.idCount;
-  } else {
-    const part = data.nested.get(root);
-    if (!part) return none;
-    slot = part.scope.slots.get(field.docPath === root ? '' : relativePath(field.docPath, root));
-    // Every element of a matching document, whether or not it matched the query itself (all of
-    // them when every document matches: the shared live set, only read below).
-    units = match.size === data.docs.liveCount ? part.realLive() : part.elemsOf(match).andInPlace(part.realLive());
-    unitCount = part.scope.idCount;
-  }
-  if (!slot || units.isEmpty) return none;
+  const part = root === undefined ? undefined : data.nested.get(root);
+  if (root !== undefined && !part) return none;
+  const scope = part ? part.scope : data.docs;
+  const slot = part ? part.scope.slots.get(field.docPath === root ? '' : relativePath(field.docPath, root!)) : data.docs.slots.get(field.docPath);
+  if (!slot) return none;
   const view = slot.view(field.type);
   const groups = view.groupKey.length;
-  const usePostings = strategy === 'postings' || (strategy === 'auto' && groups * 4 < units.size);
-  const { perGroup, total } = usePostings ? byPostings(slot, view, units, unitCount) : byColumns(slot, view, units);
+  // The units are every element of a matching document, whether or not it matched the query
+  // itself, except pseudo-elements (see NestedPart.realLive).
+  const pseudo = part && part.realLive() !== part.scope.live() ? RoaringBitmap32.andNot(part.scope.live(), part.realLive()) : undefined;
+  const whole = match.size === data.docs.liveCount;
+  let counts: Counts;
+  if (strategy === 'postings') {
+    const units = part ? (whole ? part.realLive() : part.elemsOf(match).andInPlace(part.realLive())) : match;
+    counts = byPostings(slot, view, units, scope.idCount);
+  } else if (strategy === 'auto' && whole) {
+    const kept = liveGroupCounts(slot, view, scope);
+    counts = pseudo ? withoutUnits(slot, view, kept.perGroup.slice(0, groups), kept.total, pseudo) : kept;
+  } else {
+    counts = byColumns(slot, view, scope, match.toUint32Array(), part, pseudo ? pseudo.toUint32Array() : new Uint32Array(0));
+  }
+  const { perGroup, total } = counts;
+
   // Keep only the best numBuckets while scanning: key strings are made only for groups whose
   // count can still enter, and nothing is sorted beyond the kept buckets.
   const k = Math.max(0, numBuckets);
