@@ -3,8 +3,12 @@
  * rank, so paging without a sort never compares strings at query time. New and removed
  * documents are merged in lazily on the next query: O(n + m log m) for m new documents.
  */
+import { bitmapOfSorted, type Bitmap } from './bitmap.ts';
 import type { Scope } from './scope.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
+
+/** Positions of the order per block of documents a page intersects with its matches at once. */
+export const ORDER_BLOCK = 4096;
 
 export class OrderIndex {
   /** Live document ids in order. */
@@ -13,6 +17,8 @@ export class OrderIndex {
   rank = new Int32Array(0);
   private added: number[] = [];
   private stale = false;
+  /** Documents at each block of ORDER_BLOCK positions, built on first use since the order last changed. */
+  private blocks: (Bitmap | undefined)[] = [];
 
   constructor(private readonly orderKeys: string[], private readonly ids: string[]) {}
 
@@ -52,6 +58,21 @@ export class OrderIndex {
     this.rank = rank;
     this.added = [];
     this.stale = false;
+    this.blocks = [];
+  }
+
+  /**
+   * Documents at positions [k * ORDER_BLOCK, (k + 1) * ORDER_BLOCK) (ensure() first): one
+   * native intersection with a match finds its hits there, where testing each position would
+   * cost a native call per position. Shared, do not mutate.
+   */
+  block(k: number): Bitmap {
+    let b = this.blocks[k];
+    if (!b) {
+      const docs = this.ordered.slice(k * ORDER_BLOCK, (k + 1) * ORDER_BLOCK).sort();
+      this.blocks[k] = b = bitmapOfSorted(docs);
+    }
+    return b;
   }
 
   /** The permutation only (ensure() it first); ranks are derived on restore. */
@@ -73,6 +94,7 @@ export class OrderIndex {
     this.rank = rank;
     this.added = [];
     this.stale = false;
+    this.blocks = [];
   }
 
   /** First position whose order key is > key (strict) or >= key. */

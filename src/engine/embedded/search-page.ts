@@ -1,69 +1,87 @@
 /**
  * One page of hits in the total order (sort values, then order key), continuing strictly after
- * or before a cursor position. Without a sort the order index's ranks decide; with a sort, each
- * candidate's sort values become integer ranks, so no strings are compared while sorting.
+ * or before a cursor position. Without a sort the order index decides: its blocks are
+ * intersected with the match in order, or every match is ranked when matches are few. With a
+ * sort, each candidate's sort values become integer ranks, so no strings are compared while sorting.
  */
 import type { FieldCatalogue } from '../../model/field-def.ts';
 import type { SearchHit, SearchRequest, SearchResult } from '../search-engine.ts';
 import { cursorValue } from '../reference/sort-position.ts';
-import type { Bitmap } from './bitmap.ts';
+import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import type { IndexData } from './index-data.ts';
+import { ORDER_BLOCK } from './order-index.ts';
 import { SortColumn } from './sort-column.ts';
 
-/** How far to walk the order index looking for matches before ranking all matches instead. */
-const WALK_BUDGET = 64;
+/**
+ * What ranking one match costs against intersecting the match with one order block: a block
+ * is one native call and a small sort, ranking is a lookup and a sort slot per match.
+ */
+const RANKS_PER_BLOCK = 1024;
 
 function hitOf(data: IndexData, doc: number, values: (string | number | null)[]): SearchHit {
   return { id: data.ids[doc], position: { values, orderKey: data.orderKeys[doc] } };
 }
 
-/** How unsorted pages find their hits: walking the order index, ranking every match, or by density. */
+/** How unsorted pages find their hits: walking the order index block by block, ranking every match, or by density. */
 export type PageStrategy = 'auto' | 'walk' | 'rank';
 
-function walkBudget(strategy: PageStrategy, total: number, size: number, limit: number): number {
-  if (strategy === 'walk') return Infinity;
-  if (strategy === 'rank') return 0;
-  return total * WALK_BUDGET >= size ? WALK_BUDGET * (limit + 1) + 1024 : 0;
+function walks(strategy: PageStrategy, total: number, size: number, want: number): boolean {
+  if (strategy !== 'auto') return strategy === 'walk';
+  // Blocks needed for `want` hits when matches are spread evenly over the order.
+  const blocks = (want * size) / (Math.max(total, 1) * ORDER_BLOCK);
+  return blocks * RANKS_PER_BLOCK < total;
+}
+
+/** Ranks of `docs` (live documents), ascending, computed in place. */
+function ranksOf(rank: Int32Array, docs: Uint32Array): Uint32Array {
+  for (let i = 0; i < docs.length; i++) docs[i] = rank[docs[i]];
+  return docs.sort();
+}
+
+/** Up to `want` matches at positions >= from, in order. */
+function firstFrom(data: IndexData, match: Bitmap, from: number, want: number, walk: boolean): number[] {
+  const { ordered, rank } = data.order;
+  const picked: number[] = [];
+  if (!walk) {
+    const ranks = ranksOf(rank, match.toUint32Array());
+    for (let i = 0; i < ranks.length && picked.length < want; i++) if (ranks[i] >= from) picked.push(ordered[ranks[i]]);
+    return picked;
+  }
+  for (let k = Math.floor(from / ORDER_BLOCK); k * ORDER_BLOCK < ordered.length && picked.length < want; k++) {
+    const ranks = ranksOf(rank, RoaringBitmap32.and(match, data.order.block(k)).toUint32Array());
+    for (let i = 0; i < ranks.length && picked.length < want; i++) if (ranks[i] >= from) picked.push(ordered[ranks[i]]);
+  }
+  return picked;
+}
+
+/** Up to `want` matches at positions < to, in reverse order. */
+function lastBefore(data: IndexData, match: Bitmap, to: number, want: number, walk: boolean): number[] {
+  const { ordered, rank } = data.order;
+  const picked: number[] = [];
+  if (!walk) {
+    const ranks = ranksOf(rank, match.toUint32Array());
+    for (let i = ranks.length - 1; i >= 0 && picked.length < want; i--) if (ranks[i] < to) picked.push(ordered[ranks[i]]);
+    return picked;
+  }
+  for (let k = Math.floor((to - 1) / ORDER_BLOCK); k >= 0 && picked.length < want; k--) {
+    const ranks = ranksOf(rank, RoaringBitmap32.and(match, data.order.block(k)).toUint32Array());
+    for (let i = ranks.length - 1; i >= 0 && picked.length < want; i--) if (ranks[i] < to) picked.push(ordered[ranks[i]]);
+  }
+  return picked;
 }
 
 function unsortedPage(data: IndexData, match: Bitmap, request: SearchRequest, strategy: PageStrategy): SearchResult {
-  const { ordered, rank } = data.order;
   const total = match.size;
   const limit = Math.max(0, request.limit);
   const after = request.after;
-  const picked: number[] = [];
-  let more = false;
-  if (!request.backwards) {
-    const from = after ? data.order.bound(after.orderKey, true) : 0;
-    // Dense matches: walk the order and test membership; sparse ones: rank every match.
-    let budget = walkBudget(strategy, total, ordered.length, limit);
-    let p = from;
-    for (; p < ordered.length && budget > 0 && picked.length <= limit; p++, budget--) {
-      if (match.has(ordered[p])) picked.push(ordered[p]);
-    }
-    if (picked.length <= limit && p < ordered.length) {
-      const ranks = Int32Array.from(match.toUint32Array(), (d) => rank[d]).filter((r) => r >= from).sort();
-      picked.length = 0;
-      for (let i = 0; i < ranks.length && i <= limit; i++) picked.push(ordered[ranks[i]]);
-    }
-    more = picked.length > limit;
-    if (more) picked.length = limit;
-  } else {
-    const to = after ? data.order.bound(after.orderKey, false) : ordered.length;
-    let budget = walkBudget(strategy, total, ordered.length, limit);
-    let p = to - 1;
-    for (; p >= 0 && budget > 0 && picked.length <= limit; p--, budget--) {
-      if (match.has(ordered[p])) picked.push(ordered[p]);
-    }
-    if (picked.length <= limit && p >= 0) {
-      const ranks = Int32Array.from(match.toUint32Array(), (d) => rank[d]).filter((r) => r < to).sort();
-      picked.length = 0;
-      for (let i = ranks.length - 1; i >= 0 && picked.length <= limit; i--) picked.push(ordered[ranks[i]]);
-    }
-    more = picked.length > limit;
-    if (more) picked.length = limit;
-    picked.reverse();
-  }
+  const walk = walks(strategy, total, data.order.ordered.length, limit + 1);
+  // One more than the page tells whether there are more.
+  const picked = request.backwards
+    ? lastBefore(data, match, after ? data.order.bound(after.orderKey, false) : data.order.ordered.length, limit + 1, walk)
+    : firstFrom(data, match, after ? data.order.bound(after.orderKey, true) : 0, limit + 1, walk);
+  const more = picked.length > limit;
+  if (more) picked.length = limit;
+  if (request.backwards) picked.reverse();
   return { total, hits: picked.map((d) => hitOf(data, d, [])), more };
 }
 
