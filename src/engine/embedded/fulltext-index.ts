@@ -120,17 +120,29 @@ export class FulltextIndex implements FulltextSink {
     if (slot.ftText) {
       // Values seen once (most bodies, banners) are tokenised and dropped; a value seen again
       // keeps its token ids, so templated pages repeated across hosts are tokenised once.
-      let ids: Uint32Array | undefined;
+      // Repeated tokens of one document are skipped by the posting table itself.
+      const postings = this.tokens.postings;
       if (ord >= slot.ftSeen) {
         slot.ftSeen = ord + 1;
-        ids = this.tokenIds(value);
+        const toks = tokenize(value);
+        for (let i = 0; i < toks.length; i++) postings.add(this.tokens.idOf(toks[i]), doc);
       } else {
-        ids = slot.ftCache.get(ord);
+        let ids = slot.ftCache.get(ord);
         if (!ids) slot.ftCache.set(ord, (ids = this.tokenIds(value)));
+        for (let i = 0; i < ids.length; i++) postings.add(ids[i], doc);
       }
-      // Repeated tokens of one document are skipped by the posting table itself.
-      for (let i = 0; i < ids.length; i++) this.tokens.postings.add(ids[i], doc);
     }
-    if (slot.ftKeyword) this.keywords.postings.add(this.keywords.idOf(value.toLowerCase()), doc);
+    if (slot.ftKeyword) {
+      // Most keyword values repeat (countries, vendors, products): their id is looked up once
+      // per distinct value, not lower-cased and hashed again for every document.
+      const known = slot.ftKeywordIds;
+      let id = ord < known.length ? known.data[ord] - 1 : -1;
+      if (id < 0) {
+        id = this.keywords.idOf(value.toLowerCase());
+        known.ensureLength(ord + 1);
+        known.data[ord] = id + 1;
+      }
+      this.keywords.postings.add(id, doc);
+    }
   }
 }

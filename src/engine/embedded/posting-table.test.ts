@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { RoaringBitmap32 } from './bitmap.ts';
 import { maskOf, PostingTable } from './posting-table.ts';
+import { SEGMENT_FORMAT_VERSION, SegmentReader, SegmentWriter } from './segment-codec.ts';
 
 describe('PostingTable', () => {
   it('holds exactly the ids added, through every representation and with reads in between', () => {
@@ -38,6 +39,52 @@ describe('PostingTable', () => {
           }
           check();
           assert.deepEqual(table.union([0, 1, 2, 3, 4, 5]).toArray(), [...new Set([...model.values()].flat())].sort((a, b) => a - b));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('writes the persisted layout and restores it, before and after dropping dead ids', () => {
+    fc.assert(
+      fc.property(
+        // Per ordinal (0..7), the ids it holds (sorted and distinct when added); some ids die.
+        fc.array(fc.uniqueArray(fc.nat(400), { maxLength: 120 }), { minLength: 1, maxLength: 8 }),
+        fc.uniqueArray(fc.nat(400), { maxLength: 200 }),
+        (lists, deadIds) => {
+          const model = lists.map((l) => [...l].sort((a, b) => a - b));
+          const table = new PostingTable();
+          // Ids ascend per ordinal; ordinals interleave, as when documents are indexed.
+          for (let id = 0; id <= 400; id++) for (let ord = 0; ord < model.length; ord++) if (model[ord].includes(id)) table.add(ord, id);
+          const roundTrip = (t: PostingTable, want: number[][]): void => {
+            const w = new SegmentWriter();
+            t.write(w);
+            const bytes = w.take();
+            const back = new PostingTable();
+            back.restore(SegmentReader.ofBlock(bytes, SEGMENT_FORMAT_VERSION));
+            for (let ord = 0; ord < want.length; ord++) {
+              assert.deepEqual(back.bitmap(ord).toArray(), want[ord]);
+              assert.deepEqual(t.bitmap(ord).toArray(), want[ord]);
+            }
+            // The layout: counts (BIG for a bitmap), small lists' ids, then the bitmaps.
+            const r = SegmentReader.ofBlock(bytes, SEGMENT_FORMAT_VERSION);
+            const counts = Array.from(r.u32s());
+            // Ordinals past the last one ever added are not written (as before packed lists).
+            const padded = want.map((_, ord) => counts[ord] ?? 0);
+            assert.deepEqual(padded.map((c, ord) => (c === 0xffffffff ? want[ord].length : c)), want.map((l) => l.length));
+            for (const c of counts.slice(want.length)) assert.equal(c, 0);
+            const small = want.filter((l, ord) => counts[ord] !== 0xffffffff).flat();
+            assert.deepEqual(Array.from(r.u32s()), small);
+          };
+          roundTrip(table, model);
+          const alive = new Uint8Array(401).fill(1);
+          for (const id of deadIds) alive[id] = 0;
+          table.dropDead(alive, RoaringBitmap32.from(deadIds));
+          const kept = model.map((l) => l.filter((id) => alive[id] === 1));
+          roundTrip(table, kept);
+          // Still appendable after compaction: lists keep growing through every representation.
+          for (let id = 401; id < 460; id++) for (let ord = 0; ord < kept.length; ord++) if (id % (ord + 1) === 0) { table.add(ord, id); kept[ord].push(id); }
+          roundTrip(table, kept);
         },
       ),
       { numRuns: 60 },

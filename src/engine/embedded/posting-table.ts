@@ -1,13 +1,20 @@
 /**
  * Posting lists indexed by a dense ordinal (a dictionary term, a path, a token). Most terms of a
- * real corpus occur in one or a few documents, so lists start as a plain number or a small
- * array and become roaring bitmaps only when they grow; adds to a bitmap are buffered and
- * applied in batches, because each native call costs far more than a JS array push.
+ * real corpus occur in one or a few documents, so a list starts as one id held in the ordinal's
+ * own head cell, moves to a block of a shared typed pool when it grows, and becomes a roaring
+ * bitmap only past PROMOTE_AT; adds to a bitmap are buffered and applied in batches, because
+ * each native call costs far more than a JS array push.
+ *
+ * Small lists live in typed arrays rather than JS arrays: a JS array of a few ids costs 50-200
+ * bytes of headers and growth slack and is one more object for the garbage collector to trace,
+ * while a pool block costs 4 bytes per id (at most twice the ids: blocks are powers of two,
+ * and a block left behind by a growing list is reused by the next list of its size).
  *
  * Ids must be added in ascending order per ordinal (the engines never reuse ids), which keeps
- * the small arrays sorted and makes a repeated add of the same id a cheap check.
+ * the small lists sorted and makes a repeated add of the same id a cheap check.
  */
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { GrowableU32 } from './growable.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
 /** A list grown past PROMOTE_AT: a bitmap plus a buffer of ids not yet added to it. */
@@ -24,80 +31,178 @@ class BigPosting {
   }
 }
 
-type Posting = number | number[] | BigPosting;
-
 const PROMOTE_AT = 48;
 const FLUSH_AT = 4096;
 /** Count written for a list stored as a bitmap. */
 const BIG = 0xffffffff;
+/** Block sizes are 2 << cls for cls 0..MAX_CLASS; the largest holds PROMOTE_AT ids. */
+const MAX_CLASS = 5;
+
+function classOf(n: number): number {
+  let cls = 0;
+  while (2 << cls < n) cls++;
+  return cls;
+}
 
 export class PostingTable {
-  private readonly lists: (Posting | undefined)[] = [];
+  /**
+   * Per ordinal: 0 when empty, id + 1 for a list of one id, or -(r + 1) for record r (a pool
+   * block, or a bitmap when its length is BIG).
+   */
+  private readonly head = new GrowableU32();
+  /** Per record: block offset in the pool (or index in `bigs`) and list length (or BIG). */
+  private readonly recOff = new GrowableU32();
+  private readonly recLen = new GrowableU32();
+  private readonly pool = new GrowableU32();
+  /** Offsets of released blocks, per size class. */
+  private readonly free: number[][] = [[], [], [], [], [], []];
+  private readonly bigs: BigPosting[] = [];
+
+  private alloc(cls: number): number {
+    const off = this.free[cls].pop();
+    if (off !== undefined) return off;
+    const at = this.pool.length;
+    this.pool.ensureLength(at + (2 << cls));
+    return at;
+  }
+
+  /** A new record holding `ids` (sorted, 2..PROMOTE_AT of them) or a bitmap of them. */
+  private record(ids: readonly number[] | Uint32Array): number {
+    const r = this.recOff.length;
+    if (ids.length > PROMOTE_AT) {
+      this.recOff.push(this.bigs.length);
+      this.recLen.push(BIG);
+      this.bigs.push(new BigPosting(RoaringBitmap32.from(ids)));
+      return r;
+    }
+    const off = this.alloc(classOf(ids.length));
+    const pool = this.pool.data;
+    for (let i = 0; i < ids.length; i++) pool[off + i] = ids[i];
+    this.recOff.push(off);
+    this.recLen.push(ids.length);
+    return r;
+  }
+
+  private setHead(ord: number, v: number): void {
+    if (ord >= this.head.length) this.head.ensureLength(ord + 1);
+    this.head.data[ord] = v;
+  }
 
   add(ord: number, id: number): void {
-    const cur = this.lists[ord];
-    if (cur === undefined) {
-      this.lists[ord] = id;
-    } else if (typeof cur === 'number') {
-      if (cur !== id) this.lists[ord] = [cur, id];
-    } else if (Array.isArray(cur)) {
-      if (cur[cur.length - 1] === id) return;
-      cur.push(id);
-      if (cur.length > PROMOTE_AT) this.lists[ord] = new BigPosting(RoaringBitmap32.from(cur));
-    } else {
-      const buf = cur.buf;
+    const h = ord < this.head.length ? (this.head.data[ord] | 0) : 0;
+    if (h === 0) {
+      this.setHead(ord, id + 1);
+      return;
+    }
+    if (h > 0) {
+      if (h - 1 === id) return;
+      const r = this.recOff.length;
+      const off = this.alloc(0);
+      this.pool.data[off] = h - 1;
+      this.pool.data[off + 1] = id;
+      this.recOff.push(off);
+      this.recLen.push(2);
+      this.head.data[ord] = -(r + 1);
+      return;
+    }
+    const r = -h - 1;
+    const len = this.recLen.data[r];
+    if (len === BIG) {
+      const big = this.bigs[this.recOff.data[r]];
+      const buf = big.buf;
       if (buf[buf.length - 1] === id) return;
       buf.push(id);
-      if (buf.length >= FLUSH_AT) cur.settle();
+      if (buf.length >= FLUSH_AT) big.settle();
+      return;
     }
+    let off = this.recOff.data[r];
+    if (this.pool.data[off + len - 1] === id) return;
+    if (len === PROMOTE_AT) {
+      const ids = Array.from(this.pool.data.subarray(off, off + len));
+      ids.push(id);
+      this.free[MAX_CLASS].push(off);
+      this.recOff.data[r] = this.bigs.length;
+      this.recLen.data[r] = BIG;
+      this.bigs.push(new BigPosting(RoaringBitmap32.from(ids)));
+      return;
+    }
+    const cls = classOf(len);
+    if (len === 2 << cls) {
+      // The block is full: move the list to one twice the size.
+      const next = this.alloc(cls + 1);
+      this.pool.data.copyWithin(next, off, off + len);
+      this.free[cls].push(off);
+      this.recOff.data[r] = off = next;
+    }
+    this.pool.data[off + len] = id;
+    this.recLen.data[r] = len + 1;
   }
 
   /** Removes dead ids (alive[id] !== 1, also given as a bitmap) from every list. */
   dropDead(alive: Uint8Array, dead: Bitmap): void {
-    const lists = this.lists;
-    for (let ord = 0; ord < lists.length; ord++) {
-      const p = lists[ord];
-      if (p === undefined) continue;
-      if (typeof p === 'number') {
-        if (alive[p] !== 1) lists[ord] = undefined;
-      } else if (Array.isArray(p)) {
-        const kept = p.filter((id) => alive[id] === 1);
-        lists[ord] = kept.length === 0 ? undefined : kept.length === 1 ? kept[0] : kept;
-      } else {
-        const b = p.settle().andNotInPlace(dead);
-        if (b.size <= PROMOTE_AT) {
-          const ids = Array.from(b.toUint32Array());
-          lists[ord] = ids.length === 0 ? undefined : ids.length === 1 ? ids[0] : ids;
-        }
+    const head = this.head.data;
+    for (let ord = 0; ord < this.head.length; ord++) {
+      const h = head[ord] | 0;
+      if (h === 0) continue;
+      if (h > 0) {
+        if (alive[h - 1] !== 1) head[ord] = 0;
+        continue;
       }
+      const r = -h - 1;
+      const len = this.recLen.data[r];
+      let kept: readonly number[] | Uint32Array;
+      if (len === BIG) {
+        const big = this.bigs[this.recOff.data[r]];
+        const b = big.settle().andNotInPlace(dead);
+        if (b.size > PROMOTE_AT) continue;
+        kept = b.toUint32Array();
+      } else {
+        const off = this.recOff.data[r];
+        const ids: number[] = [];
+        for (let i = off; i < off + len; i++) if (alive[this.pool.data[i]] === 1) ids.push(this.pool.data[i]);
+        if (ids.length === len) continue;
+        this.free[classOf(len)].push(off);
+        kept = ids;
+      }
+      // Records of dropped lists are left unused: compaction is rare and records are small.
+      head[ord] = kept.length === 0 ? 0 : kept.length === 1 ? kept[0] + 1 : -(this.record(kept) + 1);
     }
   }
 
   /** Counts per ordinal (BIG for bitmaps), the small lists' ids concatenated, then the bitmaps. */
   write(w: SegmentWriter): void {
-    const lists = this.lists;
-    const counts = new Uint32Array(lists.length);
+    const n = this.head.length;
+    const head = this.head.data;
+    const counts = new Uint32Array(n);
     let small = 0;
     const bigs: Bitmap[] = [];
-    for (let ord = 0; ord < lists.length; ord++) {
-      const p = lists[ord];
-      if (p === undefined) continue;
-      if (typeof p === 'number') {
+    for (let ord = 0; ord < n; ord++) {
+      const h = head[ord] | 0;
+      if (h === 0) continue;
+      if (h > 0) {
         counts[ord] = 1;
         small++;
-      } else if (Array.isArray(p)) {
-        counts[ord] = p.length;
-        small += p.length;
-      } else {
-        counts[ord] = BIG;
-        bigs.push(p.settle());
+        continue;
       }
+      const r = -h - 1;
+      const len = this.recLen.data[r];
+      counts[ord] = len;
+      if (len === BIG) bigs.push(this.bigs[this.recOff.data[r]].settle());
+      else small += len;
     }
     const ids = new Uint32Array(small);
     let k = 0;
-    for (const p of lists) {
-      if (typeof p === 'number') ids[k++] = p;
-      else if (Array.isArray(p)) for (const id of p) ids[k++] = id;
+    for (let ord = 0; ord < n; ord++) {
+      const h = head[ord] | 0;
+      if (h > 0) ids[k++] = h - 1;
+      else if (h < 0) {
+        const r = -h - 1;
+        const len = this.recLen.data[r];
+        if (len === BIG) continue;
+        const off = this.recOff.data[r];
+        ids.set(this.pool.data.subarray(off, off + len), k);
+        k += len;
+      }
     }
     w.u32s(counts);
     w.u32s(ids);
@@ -110,8 +215,8 @@ export class PostingTable {
     const counts = r.u32s();
     const ids = r.u32s();
     const bigs = r.u32();
-    const lists = this.lists;
-    lists.length = counts.length;
+    this.head.ensureLength(counts.length);
+    const head = this.head.data;
     let k = 0;
     let b = 0;
     for (let ord = 0; ord < counts.length; ord++) {
@@ -119,30 +224,43 @@ export class PostingTable {
       if (c === 0) continue;
       if (c === BIG) {
         if (b++ >= bigs) throw new CorruptSegmentError('posting table: too few bitmaps');
-        lists[ord] = new BigPosting(r.bitmap());
+        const rec = this.recOff.length;
+        this.recOff.push(this.bigs.length);
+        this.recLen.push(BIG);
+        this.bigs.push(new BigPosting(r.bitmap()));
+        head[ord] = -(rec + 1);
       } else if (c === 1) {
-        lists[ord] = ids[k++];
+        if (k >= ids.length) throw new CorruptSegmentError('posting table: counts and ids disagree');
+        head[ord] = ids[k++] + 1;
       } else {
-        const a = new Array<number>(c);
-        for (let i = 0; i < c; i++) a[i] = ids[k + i];
+        if (k + c > ids.length) throw new CorruptSegmentError('posting table: counts and ids disagree');
+        head[ord] = -(this.record(ids.subarray(k, k + c)) + 1);
         k += c;
-        lists[ord] = a;
       }
     }
     if (k !== ids.length || b !== bigs) throw new CorruptSegmentError('posting table: counts and ids disagree');
   }
 
   has(ord: number): boolean {
-    return this.lists[ord] !== undefined;
+    return ord < this.head.length && this.head.data[ord] !== 0;
   }
 
   /** Appends the ids of `ord` to `ids`, or its bitmap to `bitmaps` (never to be mutated). */
   collect(ord: number, ids: number[], bitmaps: Bitmap[]): void {
-    const p = this.lists[ord];
-    if (p === undefined) return;
-    if (typeof p === 'number') ids.push(p);
-    else if (Array.isArray(p)) for (const id of p) ids.push(id);
-    else bitmaps.push(p.settle());
+    const h = ord < this.head.length ? (this.head.data[ord] | 0) : 0;
+    if (h === 0) return;
+    if (h > 0) {
+      ids.push(h - 1);
+      return;
+    }
+    const r = -h - 1;
+    const len = this.recLen.data[r];
+    if (len === BIG) {
+      bitmaps.push(this.bigs[this.recOff.data[r]].settle());
+      return;
+    }
+    const pool = this.pool.data;
+    for (let i = this.recOff.data[r], end = i + len; i < end; i++) ids.push(pool[i]);
   }
 
   /** A new bitmap holding the ids of every given ordinal. */
@@ -160,15 +278,16 @@ export class PostingTable {
 
   /** Number of ids of `ord` that are in `within` (given both as a bitmap and as a byte mask, for speed). */
   countIn(ord: number, within: Bitmap, mask: Uint8Array): number {
-    const p = this.lists[ord];
-    if (p === undefined) return 0;
-    if (typeof p === 'number') return mask[p] ?? 0;
-    if (Array.isArray(p)) {
-      let n = 0;
-      for (const id of p) n += mask[id] ?? 0;
-      return n;
-    }
-    return p.settle().andCardinality(within);
+    const h = ord < this.head.length ? (this.head.data[ord] | 0) : 0;
+    if (h === 0) return 0;
+    if (h > 0) return mask[h - 1] ?? 0;
+    const r = -h - 1;
+    const len = this.recLen.data[r];
+    if (len === BIG) return this.bigs[this.recOff.data[r]].settle().andCardinality(within);
+    const pool = this.pool.data;
+    let n = 0;
+    for (let i = this.recOff.data[r], end = i + len; i < end; i++) n += mask[pool[i]] ?? 0;
+    return n;
   }
 }
 

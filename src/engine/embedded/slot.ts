@@ -64,6 +64,8 @@ export class Slot {
     this._ftSeen = v;
   }
   ftCache = new Map<number, Uint32Array>();
+  /** Per value ordinal: 1 + the combined keyword id of its lower-cased value (0 until first needed). */
+  ftKeywordIds = new GrowableU32(0);
 
   constructor(
     readonly path: string,
@@ -74,21 +76,28 @@ export class Slot {
 
   /** Records the leaves of one (new) unit; units must arrive in ascending id order. */
   addUnit(unit: number, leaves: readonly Leaf[]): void {
+    if (this.pending) this.decode();
+    const dict = this._dict;
+    const fwdOrd = this._fwdOrd;
+    const from = fwdOrd.length;
     for (let i = 0; i < leaves.length; i++) {
       const leaf = leaves[i];
-      // Distinct per unit: documents count once per value.
-      let dup = false;
-      for (let j = 0; j < i; j++) if (leaves[j] === leaf) dup = true;
-      if (dup) continue;
-      let ord = this.dict.get(leaf);
+      let ord = dict.get(leaf);
       if (ord === undefined) {
-        ord = this.values.length;
-        this.dict.set(leaf, ord);
-        this.values.push(leaf);
+        ord = this._values.length;
+        dict.set(leaf, ord);
+        this._values.push(leaf);
+      } else if (i > 0) {
+        // Distinct per unit: documents count once per value. Ordinals compare as integers,
+        // where comparing the leaves would compare long strings character by character.
+        const ords = fwdOrd.data;
+        let dup = false;
+        for (let j = from; j < fwdOrd.length; j++) if (ords[j] === ord) dup = true;
+        if (dup) continue;
       }
-      this.postings.add(ord, unit);
-      this.fwdUnit.push(unit);
-      this.fwdOrd.push(ord);
+      this._postings.add(ord, unit);
+      this._fwdUnit.push(unit);
+      fwdOrd.push(ord);
     }
   }
 
@@ -131,6 +140,7 @@ export class Slot {
     this.views.clear();
     this.ftSeen = values.length;
     this.ftCache = new Map();
+    this.ftKeywordIds = new GrowableU32(0);
   }
 
   /** Path and full-text flags are written by the scope; derived views are rebuilt lazily. */
