@@ -94,7 +94,7 @@ function byColumns(slot: Slot, view: TypedView, scope: Scope, docs: Uint32Array,
     const lo = start ? start[d] : d;
     const hi = count ? lo + count[d] : d + 1;
     if (lo === hi) continue;
-    j = seek(fwdUnit, entries, j, lo);
+    if (fwdUnit[j] < lo) j = seek(fwdUnit, entries, j, lo);
     for (; j < entries; j++) {
       const u = fwdUnit[j];
       if (u >= hi) break;
@@ -116,8 +116,8 @@ function byColumns(slot: Slot, view: TypedView, scope: Scope, docs: Uint32Array,
   return { perGroup, total };
 }
 
-/** `counts` (a copy, changed in place) without the entries of `units`. */
-function withoutUnits(slot: Slot, view: TypedView, perGroup: Float64Array, total: number, units: Bitmap): Counts {
+/** Takes the entries of `units` out of `perGroup` (changed in place); returns `total` less the units counted. */
+function withoutUnits(slot: Slot, view: TypedView, perGroup: Float64Array, total: number, units: Bitmap): number {
   const fwdUnit = slot.fwdUnit.data;
   const fwdOrd = slot.fwdOrd.data;
   const entries = slot.fwdUnit.length;
@@ -131,7 +131,7 @@ function withoutUnits(slot: Slot, view: TypedView, perGroup: Float64Array, total
     for (const g of seen) perGroup[g]--;
     if (seen.size > 0) total--;
   }
-  return { perGroup, total };
+  return total;
 }
 
 export function aggregateField(
@@ -154,16 +154,30 @@ export function aggregateField(
   // The units are every element of a matching document, whether or not it matched the query
   // itself, except pseudo-elements (see NestedPart.realLive).
   const pseudo = part && part.realLive() !== part.scope.live() ? RoaringBitmap32.andNot(part.scope.live(), part.realLive()) : undefined;
+  const skip = pseudo ? pseudo.toUint32Array() : new Uint32Array(0);
   const whole = match.size === data.docs.liveCount;
   let counts: Counts;
   if (strategy === 'postings') {
     const units = part ? (whole ? part.realLive() : part.elemsOf(match).andInPlace(part.realLive())) : match;
     counts = byPostings(slot, view, units, scope.idCount);
-  } else if (strategy === 'auto' && whole) {
-    const kept = liveGroupCounts(slot, view, scope);
-    counts = pseudo ? withoutUnits(slot, view, kept.perGroup.slice(0, groups), kept.total, pseudo) : kept;
+  } else if (strategy === 'columns' || match.size * 2 <= data.docs.liveCount) {
+    counts = byColumns(slot, view, scope, match.toUint32Array(), part, skip);
   } else {
-    counts = byColumns(slot, view, scope, match.toUint32Array(), part, pseudo ? pseudo.toUint32Array() : new Uint32Array(0));
+    // Most documents match: the kept whole-corpus counts less those of the other documents.
+    const kept = liveGroupCounts(slot, view, scope);
+    if (whole && !pseudo) {
+      counts = kept;
+    } else {
+      const perGroup = kept.perGroup.slice(0, groups);
+      let total = kept.total;
+      if (pseudo) total = withoutUnits(slot, view, perGroup, total, pseudo);
+      if (!whole) {
+        const rest = byColumns(slot, view, scope, RoaringBitmap32.andNot(data.docs.live(), match).toUint32Array(), part, skip);
+        for (let g = 0; g < groups; g++) perGroup[g] -= rest.perGroup[g];
+        total -= rest.total;
+      }
+      counts = { perGroup, total };
+    }
   }
   const { perGroup, total } = counts;
 
