@@ -31,7 +31,7 @@ export interface IngestRun {
   readonly wallMs: number;
   readonly recordsPerSecond: number;
   readonly peakRssMb: number;
-  /** VmHWM as the kernel reports it (the peak between samples too), when it could be read. */
+  /** VmHWM as the kernel reports it (the peak between samples too), summed over the process tree, when it could be read. */
   readonly hwmMb: number | undefined;
   readonly exitCode: number | null;
   readonly stdout: string;
@@ -91,7 +91,31 @@ export function readThreadTicks(pid: number): Map<string, { name: string; ticks:
 
 const TICKS_PER_SECOND = 100;
 
-/** Runs `node bin/periscope.js ingest --data-dir DIR FILE` and samples its memory. */
+/**
+ * A process and its descendants: `bin/periscope.js ingest` runs the command in a child node (with
+ * a larger young generation), so its work and memory are the whole tree's.
+ */
+export function processTree(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${out[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        for (const c of readFileSync(`/proc/${out[i]}/task/${tid}/children`, 'utf8').split(' ')) if (c.trim()) out.push(Number(c));
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+  }
+  return out;
+}
+
+/** Runs `node bin/periscope.js ingest --data-dir DIR FILE` and samples the memory and CPU of its process tree. */
 export async function runIngestChild(file: string, records: number, dataDir: string, extraNodeArgs: readonly string[] = []): Promise<IngestRun> {
   const started = performance.now();
   const child = spawn(process.execPath, [...extraNodeArgs, join(ROOT, 'bin/periscope.js'), 'ingest', '--data-dir', dataDir, file], {
@@ -108,11 +132,19 @@ export async function runIngestChild(file: string, records: number, dataDir: str
   const loadStart = loadavg()[0]!;
   const threads = new Map<string, { name: string; ticks: number }>();
   const sample = (): void => {
-    const m = child.pid === undefined ? undefined : readProcMemory(child.pid);
-    if (!m) return;
-    for (const [tid, t] of readThreadTicks(child.pid!)) threads.set(tid, t);
-    peak = Math.max(peak, m.rssMb);
-    hwm = Math.max(hwm ?? 0, m.hwmMb);
+    if (child.pid === undefined) return;
+    let rss = 0;
+    let hwmSum = 0;
+    for (const pid of processTree(child.pid)) {
+      const m = readProcMemory(pid);
+      if (!m) continue;
+      for (const [tid, t] of readThreadTicks(pid)) threads.set(tid, t);
+      rss += m.rssMb;
+      hwmSum += m.hwmMb;
+    }
+    peak = Math.max(peak, rss);
+    // Summed over the processes, an upper bound of the tree's peak.
+    hwm = Math.max(hwm ?? 0, hwmSum);
   };
   const timer = setInterval(sample, 200);
   const [code] = (await once(child, 'exit')) as [number | null];
@@ -217,7 +249,7 @@ export async function runIngestMode(o: BenchOptions, outDir: string, started: Da
     lines.push(`Periscope ingest benchmark: ${records.toLocaleString('en')} zgrab2 lines (${(bytes / MB).toFixed(0)} MB), SQLite store, ${cpus().length} cores, node ${process.version}`);
     lines.push(`command: node bin/periscope.js ingest --data-dir <tmp> ${corpus.path}`);
     lines.push(`wall ${(run.wallMs / 1000).toFixed(1)} s (process start included), ${Math.round(run.recordsPerSecond).toLocaleString('en')} records/s, ${(bytes / MB / (run.wallMs / 1000)).toFixed(1)} MB/s`);
-    lines.push(`peak resident memory ${run.peakRssMb.toFixed(0)} MB (200 ms samples of VmRSS), VmHWM ${run.hwmMb === undefined ? 'n/a' : run.hwmMb.toFixed(0) + ' MB'}; database ${(dbBytes / MB).toFixed(0)} MB; exit code ${run.exitCode}`);
+    lines.push(`peak resident memory ${run.peakRssMb.toFixed(0)} MB (200 ms samples of VmRSS, process tree), VmHWM summed ${run.hwmMb === undefined ? 'n/a' : run.hwmMb.toFixed(0) + ' MB'}; database ${(dbBytes / MB).toFixed(0)} MB; exit code ${run.exitCode}`);
     const cpuTotal = run.threadCpuSeconds.reduce((sum, t) => sum + t.seconds, 0);
     const busiest = run.threadCpuSeconds[0];
     lines.push(`load average ${run.loadAverage.start.toFixed(1)} at the start, ${run.loadAverage.end.toFixed(1)} at the end (${cpus().length} cores; other work on the machine stretches wall time)`);
