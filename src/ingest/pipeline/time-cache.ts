@@ -3,16 +3,17 @@
  * observation times across thousands of hosts and services, and each record would otherwise parse
  * and format them several times (validation, grouping, merging).
  */
-import { isoTime, parseTimestamp } from '../../lib/time.ts';
+import { isoTime } from '../../lib/time.ts';
+import { parseUtcTime } from './parse-utc-time.ts';
 
 const MAX = 10_000;
 const parsed = new Map<string, number | undefined>();
 const formatted = new Map<number, string>();
 
-/** parseTimestamp, remembered. */
+/** parseTimestamp (by parseUtcTime), remembered. */
 export function parseTimeCached(text: string): number | undefined {
   if (parsed.has(text)) return parsed.get(text);
-  const ms = parseTimestamp(text);
+  const ms = parseUtcTime(text);
   if (parsed.size >= MAX) parsed.clear();
   parsed.set(text, ms);
   return ms;

@@ -72,11 +72,23 @@ function requestUri(url: Record<string, unknown> | undefined, host: string | und
   return `${scheme}://${h}${str(url.path) ?? '/'}${url.raw_query ? `?${String(url.raw_query)}` : ''}`;
 }
 
+// The banner's header names, by canonical key (`Content_Type` → `Content-Type`), remembered like the keys.
+const bannerNames = new Map<string, string>();
+function bannerName(key: string): string {
+  let name = bannerNames.get(key);
+  if (name === undefined) {
+    name = key.replace(/_/g, '-');
+    if (bannerNames.size < 4096) bannerNames.set(key, name);
+  }
+  return name;
+}
+
 function headerBanner(protocol: string | undefined, statusLine: string | undefined, headers: HeaderMap): string | undefined {
   if (!statusLine) return undefined;
   let text = `${protocol ?? 'HTTP/1.1'} ${statusLine}\r\n`;
-  for (const [k, values] of Object.entries(headers)) {
-    for (const value of values) text += `${k.replace(/_/g, '-')}: ${value}\r\n`;
+  for (const k in headers) {
+    const name = bannerName(k);
+    for (const value of headers[k]!) text += `${name}: ${value}\r\n`;
   }
   return text;
 }

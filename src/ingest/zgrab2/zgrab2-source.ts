@@ -7,7 +7,8 @@ import type { Readable } from 'node:stream';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { isIP } from 'node:net';
 import { parseIp } from '../../lib/ip.ts';
-import { isoTime, parseTimestamp } from '../../lib/time.ts';
+import { isoTime } from '../../lib/time.ts';
+import { parseUtcTime } from '../pipeline/parse-utc-time.ts';
 import type { HostObservation, IngestRecord, IngestSource, ServiceObservation, SoftwareObservation, TlsObservation } from '../observation.ts';
 import { mapHttpResult } from './http-result.ts';
 import { moduleInfo } from './modules.ts';
@@ -134,7 +135,7 @@ export function stampMs(v: unknown): number | undefined {
   if (typeof v !== 'string') return undefined;
   if (v !== lastStamp) {
     lastStamp = v;
-    lastMs = parseTimestamp(v);
+    lastMs = parseUtcTime(v);
   }
   return lastMs;
 }
