@@ -17,22 +17,45 @@ import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { GrowableU32 } from './growable.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
-/** A list grown past PROMOTE_AT: a bitmap plus a buffer of ids not yet added to it. */
+/**
+ * A list grown past PROMOTE_AT: a bitmap plus a buffer of ids not yet added to it. The buffer is
+ * a typed array kept across flushes (it grows only while a list keeps filling it), so a busy
+ * list, such as a common token or a path every document has, creates no garbage per id.
+ */
 class BigPosting {
-  buf: number[] = [];
+  private buf = new Uint32Array(16);
+  private n = 0;
   constructor(readonly bitmap: Bitmap) {}
 
+  add(id: number): void {
+    const n = this.n;
+    if (n > 0 && this.buf[n - 1] === id) return;
+    if (n === this.buf.length) {
+      if (n >= FLUSH_AT) {
+        this.settle();
+        this.buf[0] = id;
+        this.n = 1;
+        return;
+      }
+      const next = new Uint32Array(n * 2);
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf[n] = id;
+    this.n = n + 1;
+  }
+
   settle(): Bitmap {
-    if (this.buf.length > 0) {
-      this.bitmap.addMany(this.buf);
-      this.buf = [];
+    if (this.n > 0) {
+      this.bitmap.addMany(this.buf.subarray(0, this.n));
+      this.n = 0;
     }
     return this.bitmap;
   }
 }
 
 const PROMOTE_AT = 48;
-const FLUSH_AT = 4096;
+const FLUSH_AT = 256;
 /** Count written for a list stored as a bitmap. */
 const BIG = 0xffffffff;
 /** Block sizes are 2 << cls for cls 0..MAX_CLASS; the largest holds PROMOTE_AT ids. */
@@ -108,11 +131,7 @@ export class PostingTable {
     const r = -h - 1;
     const len = this.recLen.data[r];
     if (len === BIG) {
-      const big = this.bigs[this.recOff.data[r]];
-      const buf = big.buf;
-      if (buf[buf.length - 1] === id) return;
-      buf.push(id);
-      if (buf.length >= FLUSH_AT) big.settle();
+      this.bigs[this.recOff.data[r]].add(id);
       return;
     }
     let off = this.recOff.data[r];
