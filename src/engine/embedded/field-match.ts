@@ -2,7 +2,8 @@
  * One field predicate over one scope, answered from the slot of its path: dictionary lookups
  * for equality, sorted typed groups for ranges, the token index for token and phrase matches,
  * and for wildcards and regexes a test of each dictionary term (a sorted range of terms when a
- * case-sensitive wildcard has a literal prefix). Results may include dead units.
+ * case-sensitive wildcard has a literal prefix, of values sorted from the end when it ends with a
+ * literal). Results may include dead units.
  */
 import type { FieldDef } from '../../model/field-def.ts';
 import type { Predicate } from '../../query/resolved.ts';
@@ -11,6 +12,7 @@ import { userRegExp, wildcardPrefix, wildcardRegExp } from '../reference/matcher
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import type { Scope } from './scope.ts';
 import type { Slot } from './slot.ts';
+import { SuffixView } from './suffix-view.ts';
 import type { TypedView } from './typed-view.ts';
 
 function empty(): Bitmap {
@@ -33,25 +35,29 @@ function groupsOrds(view: TypedView, from: number, to: number): number[] {
   return ords;
 }
 
-/** Value ordinals of `slot` whose every token list holds all `tokens` (consecutively when phrase). */
-function tokenValueOrds(slot: Slot, tokens: readonly string[], phrase: boolean): number[] {
+/** Units of `slot` whose values hold all `tokens` (consecutively, in order, when `phrase`). */
+function tokenUnits(slot: Slot, tokens: readonly string[], phrase: boolean): Bitmap {
   const ti = slot.tokens(phrase && tokens.length > 1);
   let acc: Bitmap | undefined;
-  for (const tok of tokens) {
-    const t = ti.ordOf.get(tok);
-    if (t === undefined) return [];
-    const vals = ti.values.bitmap(t);
-    if (acc) acc.andInPlace(vals);
-    else acc = vals;
-    if (acc.isEmpty) return [];
+  if (phrase) acc = ti.phraseValues(slot.values, tokens);
+  else {
+    for (const tok of tokens) {
+      const t = ti.ordOf.get(tok);
+      if (t === undefined) return empty();
+      const vals = ti.values.bitmap(t);
+      if (acc) acc.andInPlace(vals);
+      else acc = vals;
+      if (acc.isEmpty) return empty();
+    }
   }
-  const ords = Array.from(acc!.toUint32Array());
-  if (!phrase || tokens.length < 2) return ords;
-  const wanted = tokens.map((t) => ti.ordOf.get(t)!);
-  return ords.filter((v) => ti.hasSequence(slot.values, v, wanted));
+  return slot.postings.union(acc!.toUint32Array());
 }
 
-function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string): number[] {
+/**
+ * Value ordinals matching `re`; `prefix` (case-sensitive) and `suffix` (any case) are literals
+ * every match starts / ends with, or '' (narrowing the values to test for textual fields).
+ */
+function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, suffix: string): number[] {
   const type = field.type;
   if (type !== 'text' && type !== 'keyword') {
     const view = slot.view(type);
@@ -67,6 +73,8 @@ function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string): n
     const view = slot.view(type);
     const [from, to] = prefixRange(view, prefix);
     for (const v of groupsOrds(view, from, to)) if (re.test(values[v] as string)) found.add(v);
+  } else if (suffix !== '') {
+    for (const v of SuffixView.forSlot(slot).candidates(suffix)) if (re.test(values[v] as string)) found.add(v);
   } else {
     for (let v = 0; v < values.length; v++) {
       const value = values[v];
@@ -137,18 +145,19 @@ export function matchField(scope: Scope, path: string, field: FieldDef, predicat
     }
     case 'tokens': {
       if (type !== 'text' || predicate.tokens.length === 0) return empty();
-      return slot.postings.union(tokenValueOrds(slot, predicate.tokens, predicate.phrase));
+      return tokenUnits(slot, predicate.tokens, predicate.phrase);
     }
     case 'wildcard': {
       const re = wildcardRegExp(predicate.pattern, predicate.caseSensitive);
       if (!re) return empty();
       const prefix = predicate.caseSensitive && textual ? wildcardPrefix(predicate.pattern) : '';
-      return slot.postings.union(patternOrds(slot, field, re, prefix));
+      const suffix = textual ? SuffixView.literalSuffix(predicate.pattern) : '';
+      return slot.postings.union(patternOrds(slot, field, re, prefix, suffix));
     }
     case 'regex': {
       const re = userRegExp(predicate.source, predicate.caseSensitive);
       if (!re) return empty();
-      return slot.postings.union(patternOrds(slot, field, re, ''));
+      return slot.postings.union(patternOrds(slot, field, re, '', ''));
     }
   }
 }

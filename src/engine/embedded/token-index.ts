@@ -1,13 +1,16 @@
 /**
- * Tokens of a slot's string values: token → the value ordinals containing it. Multi-token and
- * phrase matches intersect these per-value lists and verify candidate VALUES (never documents,
- * with token sequences recorded on the first phrase query),
- * then map the surviving values to units through the slot's postings. Built from the slot's
- * dictionary and caught up lazily, since the dictionary only ever grows.
+ * Tokens of a slot's string values: token → the value ordinals containing it. Token matches
+ * intersect these per-value lists; phrases are answered from adjacent token pairs (recorded on
+ * the first phrase query), then the surviving values are mapped to units through the slot's
+ * postings. Built from the slot's dictionary and caught up lazily, since the dictionary only
+ * ever grows.
  */
 import { tokenize } from '../../model/tokenize.ts';
+import { tokensMatch } from '../reference/matchers.ts';
 import type { Leaf } from '../../model/values-of.ts';
+import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { GrowableU32 } from './growable.ts';
+import { PairMap } from './pair-map.ts';
 import { PostingTable } from './posting-table.ts';
 
 export class TokenIndex {
@@ -15,65 +18,104 @@ export class TokenIndex {
   readonly tokens: string[] = [];
   /** token ordinal → value ordinals */
   readonly values = new PostingTable();
-  /** Each value's token ordinals in order (concatenated; value v spans seqStart[v]..seqStart[v+1]). */
-  readonly seqStart = new GrowableU32();
-  readonly seq = new GrowableU32();
+  /** Adjacent token pairs (a, b) → pair ordinal → the value ordinals where b directly follows a. */
+  private readonly pairOrd = new PairMap();
+  private readonly pairValues = new PostingTable();
+  /** token ordinal → the value ordinals holding that token more than once (where pairs do not pin positions). */
+  private readonly repeats = new PostingTable();
+  /** token ordinal → 1 + the last value ordinal whose pairs recorded it (to find repeats). */
+  private readonly lastSeen = new GrowableU32();
   private builtUpTo = 0;
+  /** Values below this have their pairs recorded. */
+  private pairsUpTo = 0;
   private sorted: number[] | undefined;
+  private readonly scratch: number[] = [];
 
   /**
-   * Tokenises the values added since the last call. With `sequences` (phrase queries), token
-   * sequences are recorded in the same pass when they are up to date, so a value is tokenised
-   * once; other token queries leave them out, since they can be larger than the values.
+   * Tokenises the values added since the last call. With `pairs` (phrase queries), token pairs
+   * are recorded too, in the same pass when they are up to date, so a value is tokenised once;
+   * other token queries leave them out, since they cost about as much as the tokens.
    */
-  catchUp(values: readonly Leaf[], sequences = false): void {
+  catchUp(values: readonly Leaf[], pairs = false): void {
+    if (pairs && this.pairsUpTo < this.builtUpTo) this.catchUpPairs(values);
     if (this.builtUpTo === values.length) return;
-    if (sequences && this.seqStart.length === 0) this.seqStart.push(0);
-    const withSeq = sequences && this.seqStart.length - 1 === this.builtUpTo;
+    const withPairs = pairs && this.pairsUpTo === this.builtUpTo;
+    const ts = this.scratch;
     for (let v = this.builtUpTo; v < values.length; v++) {
       const value = values[v];
-      if (typeof value === 'string') {
-        for (const tok of tokenize(value)) {
-          let t = this.ordOf.get(tok);
-          if (t === undefined) {
-            t = this.tokens.length;
-            this.ordOf.set(tok, t);
-            this.tokens.push(tok);
-            this.sorted = undefined;
-          }
-          this.values.add(t, v);
-          if (withSeq) this.seq.push(t);
+      if (typeof value !== 'string') continue;
+      ts.length = 0;
+      for (const tok of tokenize(value)) {
+        let t = this.ordOf.get(tok);
+        if (t === undefined) {
+          t = this.tokens.length;
+          this.ordOf.set(tok, t);
+          this.tokens.push(tok);
+          this.sorted = undefined;
         }
+        this.values.add(t, v);
+        ts.push(t);
       }
-      if (withSeq) this.seqStart.push(this.seq.length);
+      if (withPairs) this.addPairs(v, ts);
     }
     this.builtUpTo = values.length;
+    if (withPairs) this.pairsUpTo = values.length;
   }
 
-  /** Records token sequences of values up to `values.length` (only phrases need them). */
-  private sequences(values: readonly Leaf[]): void {
-    if (this.seqStart.length === 0) this.seqStart.push(0);
-    for (let v = this.seqStart.length - 1; v < values.length; v++) {
+  /** Records pairs of values tokenised before phrases were asked for. */
+  private catchUpPairs(values: readonly Leaf[]): void {
+    const ts = this.scratch;
+    for (let v = this.pairsUpTo; v < this.builtUpTo; v++) {
       const value = values[v];
-      if (typeof value === 'string') for (const tok of tokenize(value)) this.seq.push(this.ordOf.get(tok)!);
-      this.seqStart.push(this.seq.length);
+      if (typeof value !== 'string') continue;
+      ts.length = 0;
+      for (const tok of tokenize(value)) ts.push(this.ordOf.get(tok)!);
+      this.addPairs(v, ts);
+    }
+    this.pairsUpTo = this.builtUpTo;
+  }
+
+  private addPairs(v: number, ts: readonly number[]): void {
+    const seen = this.lastSeen;
+    seen.ensureLength(this.tokens.length);
+    for (let i = 0; i < ts.length; i++) {
+      const t = ts[i];
+      if (seen.data[t] === v + 1) this.repeats.add(t, v);
+      else seen.data[t] = v + 1;
+      if (i > 0) this.pairValues.add(this.pairOrd.intern(ts[i - 1], t), v);
     }
   }
 
   /**
-   * True when value `v`'s tokens hold `wanted` (token ordinals) consecutively, in order. Call
-   * catchUp(values) first.
+   * Value ordinals whose tokens hold `wanted` consecutively, in order; catchUp(values, true)
+   * first. Each adjacent pair of the phrase must occur in the value; when the phrase's inner
+   * tokens occur once there, the pairs chain at consecutive positions, which proves the phrase,
+   * so only values repeating an inner token are tokenised again to check.
    */
-  hasSequence(values: readonly Leaf[], v: number, wanted: readonly number[]): boolean {
-    if (this.seqStart.length <= values.length) this.sequences(values);
-    const seq = this.seq.data;
-    const end = this.seqStart.data[v + 1];
-    const last = end - wanted.length;
-    outer: for (let i = this.seqStart.data[v]; i <= last; i++) {
-      for (let j = 0; j < wanted.length; j++) if (seq[i + j] !== wanted[j]) continue outer;
-      return true;
+  phraseValues(values: readonly Leaf[], wanted: readonly string[]): Bitmap {
+    const ords: number[] = [];
+    for (const tok of wanted) {
+      const t = this.ordOf.get(tok);
+      if (t === undefined) return new RoaringBitmap32();
+      ords.push(t);
     }
-    return false;
+    if (ords.length === 1) return this.values.bitmap(ords[0]);
+    const lists: Bitmap[] = [];
+    for (let i = 1; i < ords.length; i++) {
+      const p = this.pairOrd.get(ords[i - 1], ords[i]);
+      if (p < 0) return new RoaringBitmap32();
+      lists.push(this.pairValues.bitmap(p));
+    }
+    lists.sort((a, b) => a.size - b.size);
+    const acc = lists[0];
+    for (let i = 1; i < lists.length && !acc.isEmpty; i++) acc.andInPlace(lists[i]);
+    if (ords.length === 2 || acc.isEmpty) return acc;
+    const unsure = this.repeats.union(ords.slice(1, -1)).andInPlace(acc);
+    if (unsure.isEmpty) return acc;
+    for (const v of unsure.toUint32Array()) {
+      if (!tokensMatch(tokenize(values[v] as string), wanted, true)) acc.remove(v);
+    }
+    return acc;
   }
 
   /** Token ordinals in token order (for prefix scans). */
