@@ -9,6 +9,42 @@ import type { FieldType } from '../../model/field-def.ts';
 import type { Leaf } from '../../model/values-of.ts';
 import { compareTyped, typedValue, type Typed } from '../reference/typed-value.ts';
 
+/** ipKey of an IPv4 address: this prefix, then the address as 8 hex digits. */
+const V4_MAPPED = '00000000000000000000ffff';
+const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/**
+ * The address of a plain dotted quad (decimal octets without leading zeros, nothing else; what
+ * fastIpKey reads without ipaddr.js) as a uint32, or -1 for any other text.
+ */
+function plainV4(text: string): number {
+  const n = text.length;
+  if (n < 7 || n > 15) return -1;
+  let addr = 0;
+  let octets = 0;
+  let i = 0;
+  while (true) {
+    const start = i;
+    let octet = 0;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) break;
+      octet = octet * 10 + c;
+    }
+    const digits = i - start;
+    if (digits === 0 || digits > 3 || octet > 255 || (digits > 1 && text.charCodeAt(start) === 48)) return -1;
+    addr = addr * 256 + octet;
+    if (++octets === 4) return i === n ? addr : -1;
+    if (i === n || text.charCodeAt(i) !== 46) return -1;
+    i++;
+  }
+}
+
+/** The IPv4 address of an ipKey, or -1 for an IPv6 one. */
+function v4OfKey(key: string): number {
+  return key.length === 32 && key.startsWith(V4_MAPPED) ? parseInt(key.slice(24), 16) : -1;
+}
+
 export class TypedView {
   /** value ordinal → group, -1 when the raw value is not of this type. */
   ordGroup = new Int32Array(16);
@@ -16,6 +52,12 @@ export class TypedView {
   /** group → its value ordinals (a number when there is only one, the usual case). */
   readonly groupOrds: (number | number[])[] = [];
   private readonly keyToGroup = new Map<Typed, number>();
+  /**
+   * IPv4 addresses of ip views → group (their keys are not in keyToGroup): most addresses are
+   * plain dotted quads, grouped and sorted as numbers without building or hashing key strings.
+   * Keyed as int32 (`address | 0`), which V8 stores unboxed.
+   */
+  private readonly v4Group = new Map<number, number>();
   private builtUpTo = 0;
   private sorted: Int32Array | undefined;
   private rank: Int32Array | undefined;
@@ -31,17 +73,29 @@ export class TypedView {
       next.set(this.ordGroup);
       this.ordGroup = next;
     }
+    const ip = this.type === 'ip';
     for (let v = this.builtUpTo; v < values.length; v++) {
-      const t = typedValue(this.type, values[v]);
-      if (t === undefined) {
-        this.ordGroup[v] = -1;
-        continue;
+      const value = values[v];
+      let v4 = ip && typeof value === 'string' ? plainV4(value) : -1;
+      let t: Typed | undefined;
+      if (v4 < 0) {
+        t = typedValue(this.type, value);
+        if (t === undefined) {
+          this.ordGroup[v] = -1;
+          continue;
+        }
+        if (ip) v4 = v4OfKey(t as string);
       }
-      let g = this.keyToGroup.get(t);
+      let g = v4 >= 0 ? this.v4Group.get(v4 | 0) : this.keyToGroup.get(t!);
       if (g === undefined) {
         g = this.groupKey.length;
-        this.keyToGroup.set(t, g);
-        this.groupKey.push(t);
+        if (v4 >= 0) {
+          this.v4Group.set(v4 | 0, g);
+          t = V4_MAPPED + HEX2[v4 >>> 24] + HEX2[(v4 >>> 16) & 255] + HEX2[(v4 >>> 8) & 255] + HEX2[v4 & 255];
+        } else {
+          this.keyToGroup.set(t!, g);
+        }
+        this.groupKey.push(t!);
         this.groupOrds.push(v);
         this.sorted = undefined;
         this.rank = undefined;
@@ -55,18 +109,43 @@ export class TypedView {
   }
 
   findGroup(t: Typed): number | undefined {
-    return this.keyToGroup.get(t);
+    const v4 = this.type === 'ip' ? v4OfKey(t as string) : -1;
+    return v4 >= 0 ? this.v4Group.get(v4 | 0) : this.keyToGroup.get(t);
   }
 
   /** Groups in ascending typed order (bools: false before true). */
   sortedGroups(): Int32Array {
-    if (!this.sorted) {
-      const keys = this.groupKey.map((k) => (typeof k === 'boolean' ? (k ? 1 : 0) : k));
-      const order = Int32Array.from(keys.keys());
-      order.sort((a, b) => compareTyped(keys[a], keys[b]));
-      this.sorted = order;
-    }
+    if (!this.sorted) this.sorted = this.type === 'ip' ? this.sortIp() : this.sortKeys();
     return this.sorted;
+  }
+
+  private sortKeys(): Int32Array {
+    const keys = this.groupKey.map((k) => (typeof k === 'boolean' ? (k ? 1 : 0) : k));
+    const order = Int32Array.from(keys.keys());
+    order.sort((a, b) => compareTyped(keys[a], keys[b]));
+    return order;
+  }
+
+  /**
+   * IPv4 keys share one prefix, so they sort as one block between the IPv6 keys below and
+   * above it, in numeric order (a native sort of the addresses, which are distinct per group).
+   */
+  private sortIp(): Int32Array {
+    const v4s = new Uint32Array(this.v4Group.size);
+    let k = 0;
+    for (const a of this.v4Group.keys()) v4s[k++] = a >>> 0;
+    v4s.sort();
+    const v6 = this.groupKey as string[];
+    const others: number[] = [];
+    for (const g of this.keyToGroup.values()) others.push(g);
+    others.sort((a, b) => compareTyped(v6[a], v6[b]));
+    const order = new Int32Array(this.groupKey.length);
+    let p = 0;
+    let o = 0;
+    while (o < others.length && v6[others[o]] < V4_MAPPED) order[p++] = others[o++];
+    for (const a of v4s) order[p++] = this.v4Group.get(a | 0)!;
+    while (o < others.length) order[p++] = others[o++];
+    return order;
   }
 
   /** group → its position in sortedGroups(). */

@@ -1,0 +1,37 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { Leaf } from '../../model/values-of.ts';
+import { compareTyped, typedValue } from '../reference/typed-value.ts';
+import { TypedView } from './typed-view.ts';
+
+describe('TypedView of ip values', () => {
+  it('groups and sorts addresses as their ipKeys do, whatever their spelling', () => {
+    const octet = fc.oneof(fc.nat(255).map(String), fc.constantFrom('0', '00', '01', '256', '1000', ''));
+    const v4 = fc.array(octet, { minLength: 3, maxLength: 5 }).map((o) => o.join('.'));
+    const text = fc.oneof(
+      v4,
+      v4.map((a) => `::ffff:${a}`),
+      fc.constantFrom('::1', '2001:db8::1', '::', 'ffff::', '1.2.3.4 ', ' 1.2.3.4', '1.2.3.4\n', 'x', ''),
+      fc.integer(),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(text, { maxLength: 20 }), { minLength: 1, maxLength: 4 }), (batches) => {
+        const view = new TypedView('ip');
+        const values: Leaf[] = [];
+        for (const batch of batches) {
+          values.push(...batch);
+          view.catchUp(values);
+          const keys = values.map((v) => typedValue('ip', v) as string | undefined);
+          for (let v = 0; v < values.length; v++) {
+            const g = view.ordGroup[v];
+            assert.equal(g < 0 ? undefined : view.groupKey[g], keys[v]);
+            if (keys[v] !== undefined) assert.equal(view.findGroup(keys[v]!), g);
+          }
+          const distinct = [...new Set(keys.filter((k) => k !== undefined))].sort(compareTyped);
+          assert.deepEqual(Array.from(view.sortedGroups(), (g) => view.groupKey[g]), distinct);
+        }
+      }),
+    );
+  });
+});
