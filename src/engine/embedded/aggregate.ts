@@ -1,11 +1,11 @@
 /**
  * Term counts of one field over the units (documents, or elements of matching documents for a
  * nested field) of a query. A unit counts once per distinct typed value (see
- * engine/search-engine.ts). Three exact strategies: over the whole corpus, counts kept per slot
- * and caught up as documents arrive (live-group-counts.ts); otherwise a walk of the matching
- * units' entries in the forward column (a document's elements are a range of ids, and the column
- * is in unit order, so no bitmap of the units is built); or, forced for tests, each group's
- * postings intersected with the units.
+ * engine/search-engine.ts). Exact strategies: over the whole corpus, counts kept per slot and
+ * caught up as documents arrive (live-group-counts.ts); over some documents, their units' groups
+ * read one by one (unit-groups.ts: a document's elements are a range of ids, so no bitmap of the
+ * units is built), or, when most documents match, the kept counts less the other documents'; or,
+ * forced for tests, each group's postings intersected with the units.
  */
 import type { FieldDef } from '../../model/field-def.ts';
 import type { AggregateResult } from '../search-engine.ts';
@@ -20,8 +20,9 @@ import { maskOf } from './posting-table.ts';
 import type { Scope } from './scope.ts';
 import type { Slot } from './slot.ts';
 import type { TypedView } from './typed-view.ts';
+import { firstEntry, NO_GROUP, unitGroups } from './unit-groups.ts';
 
-/** 'auto' counts the whole corpus from the kept counts and anything else by columns. */
+/** 'auto' picks per query; 'columns' always reads unit groups, 'postings' always intersects postings. */
 export type AggregateStrategy = 'auto' | 'postings' | 'columns';
 
 interface Counts {
@@ -47,35 +48,15 @@ function byPostings(slot: Slot, view: TypedView, units: Bitmap, unitCount: numbe
   return { perGroup, total };
 }
 
-/** First index i >= from with column[i] >= u (galloping: matching units are often close together). */
-function seek(column: Uint32Array, n: number, from: number, u: number): number {
-  if (from >= n || column[from] >= u) return from;
-  let lo = from;
-  let step = 1;
-  let hi = from + 1;
-  while (hi < n && column[hi] < u) {
-    lo = hi;
-    step *= 2;
-    hi = lo + step;
-  }
-  if (hi > n) hi = n;
-  lo++;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (column[mid] < u) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
- * Walks the forward-column entries of the live units of `docs`: the documents themselves when
- * `part` is undefined, else their elements except `skip` (ascending ids left out: pseudo-elements).
+ * Counts the groups of the live units of `docs`: the documents themselves when `part` is
+ * undefined, else their elements except `skip` (ascending ids left out: pseudo-elements).
  */
-function byColumns(slot: Slot, view: TypedView, scope: Scope, docs: Uint32Array, part: NestedPart | undefined, skip: Uint32Array): Counts {
+function byUnits(slot: Slot, view: TypedView, scope: Scope, docs: Uint32Array, part: NestedPart | undefined, skip: Uint32Array): Counts {
   const groups = view.groupKey.length;
   const perGroup = new Float64Array(groups);
   const lastUnit = new Int32Array(groups).fill(-1);
+  const of = unitGroups(slot, view, scope.idCount).of;
   const fwdUnit = slot.fwdUnit.data;
   const fwdOrd = slot.fwdOrd.data;
   const entries = slot.fwdUnit.length;
@@ -83,34 +64,35 @@ function byColumns(slot: Slot, view: TypedView, scope: Scope, docs: Uint32Array,
   const alive = scope.alive;
   const start = part?.start.data;
   const count = part?.count.data;
-  const known = part ? part.start.length : Infinity;
+  const known = part ? part.start.length : scope.idCount;
   let total = 0;
-  let lastCounted = -1;
-  let j = 0;
   let s = 0;
-  for (let i = 0; i < docs.length && j < entries; i++) {
+  for (let i = 0; i < docs.length; i++) {
     const d = docs[i];
     if (d >= known) break;
     const lo = start ? start[d] : d;
     const hi = count ? lo + count[d] : d + 1;
-    if (lo === hi) continue;
-    if (fwdUnit[j] < lo) j = seek(fwdUnit, entries, j, lo);
-    for (; j < entries; j++) {
-      const u = fwdUnit[j];
-      if (u >= hi) break;
-      if (alive[u] !== 1) continue;
+    for (let u = lo; u < hi; u++) {
+      const v = of[u];
+      if (v === NO_GROUP || alive[u] !== 1) continue;
       if (s < skip.length && skip[s] <= u) {
         while (s < skip.length && skip[s] < u) s++;
         if (skip[s] === u) continue;
       }
-      const g = ordGroup[fwdOrd[j]];
-      if (g < 0 || lastUnit[g] === u) continue;
-      lastUnit[g] = u;
-      perGroup[g]++;
-      if (lastCounted !== u) {
-        lastCounted = u;
+      if (v >= 0) {
+        perGroup[v]++;
         total++;
+        continue;
       }
+      let counted = false;
+      for (let j = firstEntry(v); j < entries && fwdUnit[j] === u; j++) {
+        const g = ordGroup[fwdOrd[j]];
+        if (g < 0 || lastUnit[g] === u) continue;
+        lastUnit[g] = u;
+        perGroup[g]++;
+        counted = true;
+      }
+      if (counted) total++;
     }
   }
   return { perGroup, total };
@@ -161,7 +143,7 @@ export function aggregateField(
     const units = part ? (whole ? part.realLive() : part.elemsOf(match).andInPlace(part.realLive())) : match;
     counts = byPostings(slot, view, units, scope.idCount);
   } else if (strategy === 'columns' || match.size * 2 <= data.docs.liveCount) {
-    counts = byColumns(slot, view, scope, match.toUint32Array(), part, skip);
+    counts = byUnits(slot, view, scope, match.toUint32Array(), part, skip);
   } else {
     // Most documents match: the kept whole-corpus counts less those of the other documents.
     const kept = liveGroupCounts(slot, view, scope);
@@ -172,7 +154,7 @@ export function aggregateField(
       let total = kept.total;
       if (pseudo) total = withoutUnits(slot, view, perGroup, total, pseudo);
       if (!whole) {
-        const rest = byColumns(slot, view, scope, RoaringBitmap32.andNot(data.docs.live(), match).toUint32Array(), part, skip);
+        const rest = byUnits(slot, view, scope, RoaringBitmap32.andNot(data.docs.live(), match).toUint32Array(), part, skip);
         for (let g = 0; g < groups; g++) perGroup[g] -= rest.perGroup[g];
         total -= rest.total;
       }
