@@ -12,7 +12,7 @@ import { all, eq, field, not } from '../../../test/engine/engine-helpers.ts';
 import { fixtureCatalogues } from '../../../test/engine/fixture-catalogue.ts';
 
 const queries = [all, not(field('location.country', eq('FR'))), field('location.country', eq('FR')), not(field('services.port', eq(443)))];
-const fields = ['services.port', 'services.software.product', 'location.country', 'labels'];
+const fields = ['services.port', 'services.source_ip', 'services.software.product', 'location.country', 'labels'];
 
 function host(i: number): Doc {
   const services =
@@ -20,7 +20,8 @@ function host(i: number): Doc {
       ? { port: 8000 + (i % 3), software: [{ product: 'nginx' }] }
       : [
           { port: 80, software: [{ product: 'nginx' }, { product: i % 2 ? 'nginx' : 'openssl' }] },
-          { port: i % 4 === 0 ? 443 : '443', software: { product: `p${i % 5}` } },
+          // Two raw values of one typed value (an IPv4 address, mapped or not): the element counts once.
+          { port: i % 4 === 0 ? 443 : '443', source_ip: i % 4 === 1 ? ['10.0.0.1', '::ffff:10.0.0.1'] : '10.0.0.2', software: { product: `p${i % 5}` } },
           { port: 22 },
         ].slice(0, 1 + (i % 3));
   return { location: { country: i % 4 === 0 ? 'FR' : `C${i % 3}` }, labels: [`l${i % 3}`, `l${i % 5}`], services };

@@ -4,8 +4,9 @@
  * otherwise intersect every group's postings with every live unit on each call. Derived from
  * the forward column (never persisted) on first use, caught up as units are appended (ids only
  * grow and a unit's entries are appended at once, so the column always ends on a whole unit),
- * and counted again from scratch when units died since (tombstones: their entries are already
- * counted) or the column was replaced (compaction, restore).
+ * units that died since taken out again (found by comparing the alive bytes with the units
+ * counted: no entry is read twice), and counted from scratch when the column was replaced
+ * (compaction, restore).
  */
 import type { FieldType } from '../../model/field-def.ts';
 import type { GrowableU32 } from './growable.ts';
@@ -23,23 +24,36 @@ export class LiveGroupCounts {
   private lastCounted = -1;
   /** Forward-column entries counted so far. */
   private done = 0;
+  /** unit → 1 when its entries are in the counts (it was alive when they were read). */
+  private counted = new Uint8Array(0);
+  /** The scope's tombstones when dead units were last taken out. */
+  private deadCount = 0;
 
   constructor(
     private readonly column: GrowableU32,
     private readonly view: TypedView,
-    private readonly deadCount: number,
   ) {}
 
-  /** Whether these counts can be caught up for the slot's current column, view and tombstones. */
-  fits(slot: Slot, view: TypedView, scope: Scope): boolean {
-    return this.column === slot.fwdUnit && this.view === view && this.deadCount === scope.deadCount;
+  /** Whether these counts can be caught up for the slot's current column and view. */
+  fits(slot: Slot, view: TypedView): boolean {
+    return this.column === slot.fwdUnit && this.view === view;
   }
 
   catchUp(slot: Slot, scope: Scope): void {
+    if (this.deadCount !== scope.deadCount) {
+      this.forgetDead(slot, scope);
+      this.deadCount = scope.deadCount;
+    }
     const n = this.column.length;
     if (this.done === n) return;
     const groups = this.view.groupKey.length;
     if (this.perGroup.length < groups) this.grow(groups);
+    if (this.counted.length < scope.idCount) {
+      const counted = new Uint8Array(Math.max(scope.idCount, this.counted.length + (this.counted.length >>> 1)));
+      counted.set(this.counted);
+      this.counted = counted;
+    }
+    const counted = this.counted;
     const fwdUnit = this.column.data;
     const fwdOrd = slot.fwdOrd.data;
     const ordGroup = this.view.ordGroup;
@@ -51,6 +65,7 @@ export class LiveGroupCounts {
     for (let j = this.done; j < n; j++) {
       const u = fwdUnit[j];
       if (alive[u] !== 1) continue;
+      counted[u] = 1;
       const g = ordGroup[fwdOrd[j]];
       if (g < 0 || lastUnit[g] === u) continue;
       lastUnit[g] = u;
@@ -63,6 +78,33 @@ export class LiveGroupCounts {
     this.lastCounted = lastCounted;
     this.total = total;
     this.done = n;
+  }
+
+  /** Takes out the entries of units counted while alive that have died since. */
+  private forgetDead(slot: Slot, scope: Scope): void {
+    const counted = this.counted;
+    const alive = scope.alive;
+    const fwdUnit = this.column.data;
+    const fwdOrd = slot.fwdOrd.data;
+    const n = this.done;
+    const ordGroup = this.view.ordGroup;
+    for (let u = 0; u < counted.length; u++) {
+      if (counted[u] !== 1 || alive[u] === 1) continue;
+      counted[u] = 0;
+      const first = this.column.lowerBound(u);
+      let any = false;
+      for (let j = first; j < n && fwdUnit[j] === u; j++) {
+        const g = ordGroup[fwdOrd[j]];
+        if (g < 0) continue;
+        // A unit counts once per group: skip a group one of its earlier values already had.
+        let dup = false;
+        for (let k = first; k < j; k++) if (ordGroup[fwdOrd[k]] === g) dup = true;
+        if (dup) continue;
+        this.perGroup[g]--;
+        any = true;
+      }
+      if (any) this.total--;
+    }
   }
 
   private grow(groups: number): void {
@@ -84,7 +126,7 @@ export function liveGroupCounts(slot: Slot, view: TypedView, scope: Scope): Live
   let byType = counts.get(slot);
   if (!byType) counts.set(slot, (byType = new Map()));
   let c = byType.get(view.type);
-  if (!c || !c.fits(slot, view, scope)) byType.set(view.type, (c = new LiveGroupCounts(slot.fwdUnit, view, scope.deadCount)));
+  if (!c || !c.fits(slot, view)) byType.set(view.type, (c = new LiveGroupCounts(slot.fwdUnit, view)));
   c.catchUp(slot, scope);
   return c;
 }
