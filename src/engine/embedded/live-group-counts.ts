@@ -44,10 +44,10 @@ export class LiveGroupCounts {
       this.forgetDead(slot, scope);
       this.deadCount = scope.deadCount;
     }
-    const n = this.column.length;
-    if (this.done === n) return;
     const groups = this.view.groupKey.length;
     if (this.perGroup.length < groups) this.grow(groups);
+    const n = this.column.length;
+    if (this.done === n) return;
     if (this.counted.length < scope.idCount) {
       const counted = new Uint8Array(Math.max(scope.idCount, this.counted.length + (this.counted.length >>> 1)));
       counted.set(this.counted);
