@@ -6,7 +6,6 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import type { HostObservation, IngestRecord, ServiceObservation } from '../observation.ts';
 import { makeZgrab2Source, zgrab2Source } from './index.ts';
-import { packRecords, unpackRecords } from './zgrab2-source.ts';
 
 const FIXTURES = new URL('../../../test/fixtures/zgrab2/', import.meta.url).pathname;
 const NOW = new Date('2025-06-01T00:00:00Z');
@@ -259,17 +258,4 @@ test('streaming: a 50,000-line input yields records before it ends', async () =>
   assert.equal(count, total);
   assert.equal(lastTitle, `t${total - 1}`);
   assert.ok(writtenWhenFirstSeen > 0 && writtenWhenFirstSeen < total, `first record after ${writtenWhenFirstSeen} lines written`);
-});
-
-test('parser thread replies: records survive packing as JSON text with their DER chains beside it', async () => {
-  const records = (await fixture()).filter((r) => r.kind === 'host');
-  const withChain = records.filter((r) => r.kind === 'host' && r.host.services.some((s) => (s.tls?.chain.length ?? 0) > 0));
-  assert.ok(withChain.length > 0, 'the fixture presents certificates');
-  // Packing edits the records it is given (the thread drops them next), so it gets a fresh read.
-  const fresh = (await readText(readFileSync(`${FIXTURES}scan.jsonl`, 'utf8'))).filter((r) => r.kind === 'host');
-  const ders = new Set(fresh.flatMap((r) => (r.kind === 'host' ? r.host.services.flatMap((s) => s.tls?.chain ?? []) : [])));
-  const packed = packRecords(fresh);
-  // A certificate is sent once however many records present it (a virtual host shares its IP's services).
-  assert.equal(packed.ders.length, ders.size);
-  assert.deepEqual(unpackRecords(packed.json, packed.ders), records);
 });

@@ -273,52 +273,7 @@ type ParserRequest =
   | { kind: 'start'; nowMs: number; options: Zgrab2Options; number: number; carry?: Uint8Array }
   | { kind: 'chunk'; chunk: Uint8Array }
   | { kind: 'end' };
-/**
- * Records come back as one JSON text per chunk, the DER certificates of their TLS chains beside it
- * (JSON has no bytes; each chain entry is an index into `ders`). Structured clone of the record
- * trees cost the reading thread twice what parsing the text does, and made more garbage.
- */
-type ParserReply = { json: string; ders: Uint8Array[] } | { error: string };
-
-type PackedTls = Omit<TlsObservation, 'chain'> & { chain: readonly (Uint8Array | number)[] };
-
-/** The reply for `records`. Their TLS chains are replaced by indices (records may share services). */
-export function packRecords(records: readonly IngestRecord[]): { json: string; ders: Uint8Array[] } {
-  const ders: Uint8Array[] = [];
-  const indices = new Map<Uint8Array, number>();
-  const indexOf = (der: Uint8Array | number): number => {
-    if (typeof der === 'number') return der;
-    let i = indices.get(der);
-    if (i === undefined) {
-      indices.set(der, (i = ders.length));
-      ders.push(der);
-    }
-    return i;
-  };
-  for (const r of records) {
-    if (r.kind !== 'host') continue;
-    for (const s of r.host.services) {
-      const tls = s.tls as PackedTls | undefined;
-      if (tls && tls.chain.length > 0) (s as { tls?: PackedTls }).tls = { ...tls, chain: tls.chain.map(indexOf) };
-    }
-  }
-  return { json: JSON.stringify(records), ders };
-}
-
-/** The records of a reply, their TLS chains given back their certificates. */
-export function unpackRecords(json: string, ders: readonly Uint8Array[]): IngestRecord[] {
-  const records = JSON.parse(json) as IngestRecord[];
-  if (ders.length > 0) {
-    for (const r of records) {
-      if (r.kind !== 'host') continue;
-      for (const s of r.host.services) {
-        const tls = s.tls as PackedTls | undefined;
-        if (tls && tls.chain.length > 0) tls.chain = tls.chain.map((i) => ders[i as number]!);
-      }
-    }
-  }
-  return records;
-}
+type ParserReply = { records: IngestRecord[] } | { error: string };
 
 /** The reading thread's side of the parser thread: chunks go out, records come back in order. */
 class ParserThread {
@@ -393,7 +348,7 @@ class ParserThread {
     const m = this.#replies.shift()!;
     this.inFlight--;
     if ('error' in m) throw new Error(`zgrab2 parser thread: ${m.error}`);
-    return unpackRecords(m.json, m.ders);
+    return m.records;
   }
 
   stop(): void {
@@ -423,7 +378,7 @@ function runParserThread(): void {
       }
       for (const line of lines) lineRecords(line, now, options, records);
       lines.length = 0;
-      parentPort!.postMessage(packRecords(records) satisfies ParserReply);
+      parentPort!.postMessage({ records } satisfies ParserReply);
     } catch (e) {
       parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) } satisfies ParserReply);
     }
