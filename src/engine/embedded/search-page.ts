@@ -85,6 +85,18 @@ function unsortedPage(data: IndexData, match: Bitmap, request: SearchRequest, st
   return { total, hits: picked.map((d) => hitOf(data, d, [])), more };
 }
 
+/** Index of `doc` in ascending `docs`, which holds it. */
+function indexOf(docs: Uint32Array, doc: number): number {
+  let lo = 0;
+  let hi = docs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid] < doc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function sortedPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, request: SearchRequest): SearchResult {
   const sort = request.sort!;
   const columns = sort.map((s) => new SortColumn(data, catalogue, catalogue.get(s.field)));
@@ -128,20 +140,20 @@ function sortedPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, r
   let sorted: number[];
   if (n === 1) {
     // One sort field: (rank of value, rank of document) packed into one number sorts natively.
-    const size = data.order.ordered.length;
+    const { ordered } = data.order;
+    const size = ordered.length;
     const packed = new Float64Array(chosen.length);
-    const at = new Int32Array(size);
     for (let j = 0; j < chosen.length; j++) {
       const i = chosen[j];
-      const r = rank[docs[i]];
-      at[r] = i;
-      packed[j] = keys[i] * size + r;
+      packed[j] = keys[i] * size + rank[docs[i]];
     }
     packed.sort();
     const from = request.backwards ? Math.max(0, packed.length - limit) : 0;
     const to = request.backwards ? packed.length : Math.min(packed.length, limit);
     sorted = [];
-    for (let j = from; j < to; j++) sorted.push(at[packed[j] % size]);
+    // Back from rank to index in `docs` (ascending) by binary search, for the page only: a
+    // rank → index table would cost an array as large as the index on every query.
+    for (let j = from; j < to; j++) sorted.push(indexOf(docs, ordered[packed[j] % size]));
   } else {
     chosen.sort((x, y) => {
       for (let c = 0; c < n; c++) {
