@@ -14,6 +14,7 @@ import type { Scope } from './scope.ts';
 import type { Slot } from './slot.ts';
 import { SuffixView } from './suffix-view.ts';
 import type { TypedView } from './typed-view.ts';
+import { ValueUnits } from './value-units.ts';
 
 function empty(): Bitmap {
   return new RoaringBitmap32();
@@ -50,7 +51,7 @@ function tokenUnits(slot: Slot, tokens: readonly string[], phrase: boolean): Bit
       if (acc.isEmpty) return empty();
     }
   }
-  return slot.postings.union(acc!.toUint32Array());
+  return ValueUnits.unitsOf(slot, acc!.toUint32Array());
 }
 
 /**

@@ -1,0 +1,77 @@
+/**
+ * Value ordinal → its only unit, for mapping many matched values to units at once: most values
+ * of banner-like text slots occur in a single unit, and asking the posting table for each of
+ * them (then building a bitmap from an unordered id list) dominated phrase queries. Derived from
+ * the slot's forward column, caught up from where it was left (the column only grows; a
+ * compacted slot has a new column, and the map starts over).
+ */
+import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import type { GrowableU32 } from './growable.ts';
+import type { Slot } from './slot.ts';
+
+/** Marks a value held by several units (entries are otherwise unit + 1, 0 for none yet). */
+const MULTI = 0xffffffff;
+
+export class ValueUnits {
+  private only = new Uint32Array(16);
+  private upTo = 0;
+
+  private constructor(private readonly column: GrowableU32) {}
+
+  private static readonly of = new WeakMap<Slot, ValueUnits>();
+
+  /** Units holding any of `ords` (ascending value ordinals of `slot`). */
+  static unitsOf(slot: Slot, ords: Uint32Array): Bitmap {
+    let map = ValueUnits.of.get(slot);
+    if (!map || map.column !== slot.fwdUnit) ValueUnits.of.set(slot, (map = new ValueUnits(slot.fwdUnit)));
+    map.catchUp(slot);
+    return map.units(slot, ords);
+  }
+
+  private catchUp(slot: Slot): void {
+    const n = this.column.length;
+    if (this.upTo === n) return;
+    const values = slot.values.length;
+    if (this.only.length < values) {
+      let cap = this.only.length;
+      while (cap < values) cap *= 2;
+      const next = new Uint32Array(cap);
+      next.set(this.only);
+      this.only = next;
+    }
+    const units = this.column.data;
+    const ords = slot.fwdOrd.data;
+    const only = this.only;
+    for (let i = this.upTo; i < n; i++) {
+      const v = ords[i];
+      const cur = only[v];
+      if (cur === 0) only[v] = units[i] + 1;
+      else if (cur !== units[i] + 1) only[v] = MULTI;
+    }
+    this.upTo = n;
+  }
+
+  private units(slot: Slot, ords: Uint32Array): Bitmap {
+    const only = this.only;
+    const out = new Uint32Array(ords.length);
+    const multi: number[] = [];
+    let n = 0;
+    let last = -1;
+    let ascending = true;
+    for (let i = 0; i < ords.length; i++) {
+      const x = only[ords[i]];
+      if (x === MULTI) multi.push(ords[i]);
+      else if (x !== 0 && x - 1 !== last) {
+        if (x - 1 < last) ascending = false;
+        last = x - 1;
+        out[n++] = last;
+      }
+    }
+    // Values are numbered as they first appear and units arrive in ascending order, so units of
+    // single-unit values usually ascend with the values: one bulk load then.
+    const ids = out.subarray(0, n);
+    const found = ascending ? bitmapOfSorted(ids) : RoaringBitmap32.from(ids);
+    if (multi.length > 0) found.orInPlace(slot.postings.union(multi));
+    return found;
+  }
+}
