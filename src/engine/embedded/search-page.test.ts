@@ -1,8 +1,9 @@
 /**
  * Pages and nested-field matches over an index larger than a few order blocks (the conformance
  * corpora fit in one): every page strategy walks forward and backward across block boundaries
- * exactly like the reference, and document-level postings of nested fields catch up with
- * appended elements, replaced and removed documents, and compaction.
+ * exactly like the reference, sorted pages pick theirs among many matches, and document-level
+ * postings of nested fields catch up with appended elements, replaced and removed documents,
+ * and compaction.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,6 +48,17 @@ function compareAll(ref: SearchEngine, engines: readonly SearchEngine[]): void {
           const request: SearchRequest = { query, limit, ...(after ? { after } : {}), backwards };
           const want = ids(ref, request);
           for (const e of engines) assert.deepEqual(ids(e, request), want, JSON.stringify({ query, limit, backwards, after }));
+        }
+      }
+    }
+    // Sorted pages select their hits from every match (more than a page).
+    for (const sort of [[{ field: 'services.port', descending: false }], [{ field: 'ip', descending: true }]]) {
+      const sorted = ref.search('hosts', { query, sort, limit: 1_000_000 }).hits;
+      for (const after of [undefined, sorted[150]?.position]) {
+        for (const backwards of [false, true]) {
+          const request: SearchRequest = { query, sort, limit: 100, ...(after ? { after } : {}), backwards };
+          const want = ids(ref, request);
+          for (const e of engines) assert.deepEqual(ids(e, request), want, JSON.stringify({ query, sort, backwards, after }));
         }
       }
     }
