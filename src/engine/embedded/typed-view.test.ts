@@ -5,7 +5,7 @@ import type { Leaf } from '../../model/values-of.ts';
 import { compareTyped, typedValue } from '../reference/typed-value.ts';
 import { TypedView } from './typed-view.ts';
 
-describe('TypedView of ip values', () => {
+describe('TypedView', () => {
   it('groups and sorts addresses as their ipKeys do, whatever their spelling', () => {
     const octet = fc.oneof(fc.nat(255).map(String), fc.constantFrom('0', '00', '01', '256', '1000', ''));
     const v4 = fc.array(octet, { minLength: 3, maxLength: 5 }).map((o) => o.join('.'));
@@ -33,5 +33,27 @@ describe('TypedView of ip values', () => {
         }
       }),
     );
+  });
+
+  it('keeps the sort order when a few groups are added to many (merged, not re-sorted)', () => {
+    for (const [type, make] of [
+      ['ip', (i: number) => `${(i * 37) % 223}.${(i * 11) % 256}.${i % 7}.${i % 256}`],
+      ['int', (i: number) => ((i * 7919) % 5003) - 2500],
+      ['keyword', (i: number) => `k${(i * 31) % 4001}`],
+    ] as const) {
+      const view = new TypedView(type);
+      const values: Leaf[] = [];
+      for (let batch = 0; batch < 4; batch++) {
+        const count = batch === 0 ? 3000 : 1 + batch * 150;
+        for (let i = 0; i < count; i++) values.push(make(values.length * 3 + batch));
+        if (type === 'ip') values.push('2001:db8::' + batch, '::' + batch);
+        view.catchUp(values);
+        const keys = view.groupKey.map((k) => k as string | number);
+        const order = Array.from(view.sortedGroups(), (g) => keys[g]);
+        assert.deepEqual(order, [...keys].sort(compareTyped), `${type} after batch ${batch}`);
+        const rank = view.groupRank();
+        view.sortedGroups().forEach((g, p) => assert.equal(rank[g], p));
+      }
+    }
   });
 });

@@ -59,6 +59,7 @@ export class TypedView {
    */
   private readonly v4Group = new Map<number, number>();
   private builtUpTo = 0;
+  /** Groups in sorted order, as of when it was last asked for (groups added since are missing). */
   private sorted: Int32Array | undefined;
   private rank: Int32Array | undefined;
 
@@ -97,7 +98,6 @@ export class TypedView {
         }
         this.groupKey.push(t!);
         this.groupOrds.push(v);
-        this.sorted = undefined;
         this.rank = undefined;
       } else {
         const cur = this.groupOrds[g];
@@ -115,8 +115,33 @@ export class TypedView {
 
   /** Groups in ascending typed order (bools: false before true). */
   sortedGroups(): Int32Array {
-    if (!this.sorted) this.sorted = this.type === 'ip' ? this.sortIp() : this.sortKeys();
+    const old = this.sorted;
+    const groups = this.groupKey.length;
+    if (old && old.length === groups) return old;
+    // A few groups appended to many: sort only them and merge (linear) instead of sorting all.
+    if (old && old.length >= 1024 && groups - old.length <= old.length / 8) this.sorted = this.mergeAdded(old);
+    else this.sorted = this.type === 'ip' ? this.sortIp() : this.sortKeys();
     return this.sorted;
+  }
+
+  private keyOf(g: number): string | number {
+    const k = this.groupKey[g];
+    return typeof k === 'boolean' ? (k ? 1 : 0) : k;
+  }
+
+  private mergeAdded(old: Int32Array): Int32Array {
+    const added: number[] = [];
+    for (let g = old.length; g < this.groupKey.length; g++) added.push(g);
+    const cmp = (a: number, b: number): number => compareTyped(this.keyOf(a), this.keyOf(b));
+    added.sort(cmp);
+    const out = new Int32Array(this.groupKey.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < old.length && j < added.length) out[k++] = cmp(old[i], added[j]) <= 0 ? old[i++] : added[j++];
+    while (i < old.length) out[k++] = old[i++];
+    while (j < added.length) out[k++] = added[j++];
+    return out;
   }
 
   private sortKeys(): Int32Array {
