@@ -91,16 +91,16 @@ export class NestedPart {
   /** Documents having at least one of `elems`: a new bitmap. */
   docsOf(elems: Bitmap): Bitmap {
     const es = elems.toUint32Array();
-    const out = new Uint32Array(es.length);
     const elemDoc = this.elemDoc.data;
     let n = 0;
     let last = -1;
     for (let i = 0; i < es.length; i++) {
       const d = elemDoc[es[i]];
-      // Elements of one document are consecutive, so duplicates are adjacent.
-      if (d !== last) out[n++] = last = d;
+      // Elements of one document are consecutive, so duplicates are adjacent; documents are
+      // written over the elements already read (n <= i), sparing a second array.
+      if (d !== last) es[n++] = last = d;
     }
-    return bitmapOfSorted(out.subarray(0, n));
+    return bitmapOfSorted(es.subarray(0, n));
   }
 
   /** Every element of `docs`: a new bitmap. */
