@@ -109,6 +109,42 @@ function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, su
   return [...found];
 }
 
+/**
+ * Value ordinals of `slot` an `eq` or `range` predicate selects (dictionary lookups for text,
+ * sorted typed groups otherwise); undefined for predicates decided per value or per unit
+ * (tokens, patterns, exists). Shared with the document-level postings of nested parts.
+ */
+export function valueOrds(slot: Slot, field: FieldDef, predicate: Predicate): number[] | undefined {
+  const type = field.type;
+  const ords: number[] = [];
+  if (predicate.op === 'eq') {
+    if (type === 'text' || type === 'keyword') {
+      const want = String(predicate.value);
+      if (!predicate.caseSensitive) return [...slot.lowerOrds(want.toLowerCase())];
+      const ord = slot.dict.get(want);
+      return ord === undefined ? ords : [ord];
+    }
+    const want = queryValue(type, predicate.value);
+    if (want === undefined) return ords;
+    const view = slot.view(type);
+    const g = view.findGroup(want);
+    if (g !== undefined) view.pushOrds(g, ords);
+    return ords;
+  }
+  if (predicate.op === 'range') {
+    const { lo, hi, loInclusive, hiInclusive } = predicate;
+    const l = lo === undefined ? undefined : rangeBound(type, lo);
+    const h = hi === undefined ? undefined : rangeBound(type, hi);
+    if (l === null || h === null) return ords;
+    if ((lo !== undefined && l === undefined) || (hi !== undefined && h === undefined)) return ords;
+    const view = slot.view(type);
+    const from = l === undefined ? 0 : view.bound(l, !loInclusive);
+    const to = h === undefined ? view.sortedGroups().length : view.bound(h, hiInclusive);
+    return from < to ? groupsOrds(view, from, to) : ords;
+  }
+  return undefined;
+}
+
 /** Units of `scope` matching `predicate` on the values at `path` read as `field.type`. */
 export function matchField(scope: Scope, path: string, field: FieldDef, predicate: Predicate): Bitmap {
   if (predicate.op === 'exists') return scope.existing(path);
@@ -117,32 +153,10 @@ export function matchField(scope: Scope, path: string, field: FieldDef, predicat
   const type = field.type;
   const textual = type === 'text' || type === 'keyword';
   switch (predicate.op) {
-    case 'eq': {
-      if (textual) {
-        const want = String(predicate.value);
-        if (!predicate.caseSensitive) return slot.postings.union(slot.lowerOrds(want.toLowerCase()));
-        const ord = slot.dict.get(want);
-        return ord === undefined ? empty() : slot.postings.bitmap(ord);
-      }
-      const want = queryValue(type, predicate.value);
-      if (want === undefined) return empty();
-      const view = slot.view(type);
-      const g = view.findGroup(want);
-      if (g === undefined) return empty();
-      const ords: number[] = [];
-      view.pushOrds(g, ords);
-      return slot.postings.union(ords);
-    }
+    case 'eq':
     case 'range': {
-      const { lo, hi, loInclusive, hiInclusive } = predicate;
-      const l = lo === undefined ? undefined : rangeBound(type, lo);
-      const h = hi === undefined ? undefined : rangeBound(type, hi);
-      if (l === null || h === null) return empty();
-      if ((lo !== undefined && l === undefined) || (hi !== undefined && h === undefined)) return empty();
-      const view = slot.view(type);
-      const from = l === undefined ? 0 : view.bound(l, !loInclusive);
-      const to = h === undefined ? view.sortedGroups().length : view.bound(h, hiInclusive);
-      return from < to ? slot.postings.union(groupsOrds(view, from, to)) : empty();
+      const ords = valueOrds(slot, field, predicate)!;
+      return ords.length === 0 ? empty() : ords.length === 1 ? slot.postings.bitmap(ords[0]) : slot.postings.union(ords);
     }
     case 'tokens': {
       if (type !== 'text' || predicate.tokens.length === 0) return empty();

@@ -11,7 +11,7 @@
  */
 import type { FieldDef } from '../../model/field-def.ts';
 import type { Predicate } from '../../query/resolved.ts';
-import { queryValue, rangeBound } from '../reference/typed-value.ts';
+import { valueOrds } from './field-match.ts';
 import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import type { GrowableU32 } from './growable.ts';
 import type { Slot } from './slot.ts';
@@ -20,43 +20,6 @@ interface Entry {
   readonly docs: Bitmap;
   /** Elements below this id are in `docs`. */
   upTo: number;
-}
-
-/**
- * Value ordinals of `slot` an `eq` or `range` predicate selects, as field-match.ts resolves
- * them; undefined for predicates decided per value or per unit (tokens, patterns, exists).
- */
-function predicateOrds(slot: Slot, field: FieldDef, predicate: Predicate): number[] | undefined {
-  const type = field.type;
-  const ords: number[] = [];
-  if (predicate.op === 'eq') {
-    if (type === 'text' || type === 'keyword') {
-      const want = String(predicate.value);
-      if (!predicate.caseSensitive) return [...slot.lowerOrds(want.toLowerCase())];
-      const ord = slot.dict.get(want);
-      return ord === undefined ? ords : [ord];
-    }
-    const want = queryValue(type, predicate.value);
-    if (want === undefined) return ords;
-    const view = slot.view(type);
-    const g = view.findGroup(want);
-    if (g !== undefined) view.pushOrds(g, ords);
-    return ords;
-  }
-  if (predicate.op === 'range') {
-    const { lo, hi, loInclusive, hiInclusive } = predicate;
-    const l = lo === undefined ? undefined : rangeBound(type, lo);
-    const h = hi === undefined ? undefined : rangeBound(type, hi);
-    if (l === null || h === null) return ords;
-    if ((lo !== undefined && l === undefined) || (hi !== undefined && h === undefined)) return ords;
-    const view = slot.view(type);
-    const sorted = view.sortedGroups();
-    const from = l === undefined ? 0 : view.bound(l, !loInclusive);
-    const to = h === undefined ? sorted.length : view.bound(h, hiInclusive);
-    for (let p = from; p < to; p++) view.pushOrds(sorted[p], ords);
-    return ords;
-  }
-  return undefined;
 }
 
 export class NestedDocPostings {
@@ -72,7 +35,7 @@ export class NestedDocPostings {
    * `elements` element ids handed out so far to their documents.
    */
   match(slot: Slot, field: FieldDef, predicate: Predicate, elemDoc: GrowableU32, live: Bitmap): Bitmap | undefined {
-    const ords = predicateOrds(slot, field, predicate);
+    const ords = valueOrds(slot, field, predicate);
     if (ords === undefined) return undefined;
     if (ords.length === 0) return new RoaringBitmap32();
     if (ords.length === 1) return RoaringBitmap32.and(this.docsOf(slot, ords[0], elemDoc), live);

@@ -183,10 +183,10 @@ export class Slot {
     this._ftSeen = values.length;
   }
 
-  /** The token index, caught up; `sequences` when a phrase will be checked (see TokenIndex.catchUp). */
-  tokens(sequences = false): TokenIndex {
+  /** The token index, caught up; `pairs` when a phrase will be checked (adjacent-token pairs, see TokenIndex.catchUp). */
+  tokens(pairs = false): TokenIndex {
     if (!this.tokenIndex) this.tokenIndex = new TokenIndex();
-    this.tokenIndex.catchUp(this.values, sequences);
+    this.tokenIndex.catchUp(this.values, pairs);
     return this.tokenIndex;
   }
 
