@@ -11,7 +11,7 @@ import { EmbeddedEngine } from '../src/engine/index.ts';
 import { compileQuery } from '../src/query/index.ts';
 import { catalogueFor } from '../src/model/field-catalogue.ts';
 import { aggregations, PAGE, queryMix, TOP_BUCKETS, type QueryParams } from './query-mix.ts';
-import { geomean } from './timing.ts';
+import { geomean, time } from './timing.ts';
 
 const dir = process.argv[2]!;
 const params: QueryParams = process.argv[3]
@@ -41,16 +41,10 @@ for (const [name, f] of rows) {
   const started = performance.now();
   const r = f();
   const first = performance.now() - started;
-  for (let i = 0; i < 3; i++) f();
-  const t: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const s = performance.now();
-    f();
-    t.push(performance.now() - s);
-  }
-  t.sort((a, b) => a - b);
-  p50.set(name, t[15]!);
-  console.log(`${name.padEnd(34)} p50 ${t[15]!.toFixed(3)}  p99 ${t[29]!.toFixed(3)}  first ${first.toFixed(0)}  hits ${r.total}`);
+  // The bench's own loop (bench/timing.ts), with no budget: always 3 warm-ups and 30 runs.
+  const t = await time(f, { warmups: 3, runs: 30, budgetMs: Infinity });
+  p50.set(name, t.p50);
+  console.log(`${name.padEnd(34)} p50 ${t.p50.toFixed(3)}  p99 ${t.p99.toFixed(3)}  first ${first.toFixed(0)}  hits ${r.total}`);
 }
 const queries = geomean(queryMix(params).map((q) => p50.get(q.name)!));
 const aggs = geomean(aggregations().map((a) => p50.get(a.name)!));
