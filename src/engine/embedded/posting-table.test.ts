@@ -90,4 +90,48 @@ describe('PostingTable', () => {
       { numRuns: 60 },
     );
   });
+
+  it('applies adds logged past the batch size, in bulk and id by id, like adds applied at once', () => {
+    const table = new PostingTable();
+    const model = new Map<number, number[]>();
+    let adds = 0;
+    // 400k adds (several batches): a list of every id, lists of every 7th and 300th id, and
+    // lists holding a few ids each, every add made twice.
+    for (let id = 0; adds < 400_000; id++) {
+      const ords = [0, id % 7 === 0 ? 1 : -1, id % 300 === 0 ? 2 : -1, 3 + Math.floor(id / 3)].filter((o) => o >= 0);
+      for (const ord of ords) {
+        table.add(ord, id);
+        table.add(ord, id);
+        adds += 2;
+        const list = model.get(ord) ?? [];
+        list.push(id);
+        model.set(ord, list);
+      }
+    }
+    for (const [ord, want] of model) assert.deepEqual(table.bitmap(ord).toArray(), want, `ordinal ${ord}`);
+  });
+
+  it('fills from parallel columns as adds in column order would', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uniqueArray(fc.nat(9), { maxLength: 10 }), { maxLength: 200 }), (units) => {
+        const ords: number[] = [];
+        const ids: number[] = [];
+        units.forEach((unitOrds, unit) => {
+          for (const ord of unitOrds) {
+            ords.push(ord);
+            ids.push(unit);
+          }
+        });
+        const filled = new PostingTable();
+        filled.fillFrom(Uint32Array.from(ords), Uint32Array.from(ids), 0, ords.length, 10);
+        const added = new PostingTable();
+        for (let i = 0; i < ords.length; i++) added.add(ords[i], ids[i]);
+        for (let ord = 0; ord < 10; ord++) {
+          assert.deepEqual(filled.bitmap(ord).toArray(), added.bitmap(ord).toArray());
+          assert.equal(filled.has(ord), added.has(ord));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
 });

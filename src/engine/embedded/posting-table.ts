@@ -12,10 +12,15 @@
  *
  * Ids must be added in ascending order per ordinal (the engines never reuse ids), which keeps
  * the small lists sorted and makes a repeated add of the same id a cheap check.
+ *
+ * Adds are logged first and applied in batches grouped by ordinal (see flush()): consecutive
+ * adds of a document go to unrelated lists, each a cache miss into a large table, while a batch
+ * reaches each list once for all of its new ids.
  */
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { GrowableU32 } from './growable.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
+import { sortByKey } from './sort-by-key.ts';
 
 /**
  * A list grown past PROMOTE_AT: a bitmap plus a buffer of ids not yet added to it. The buffer is
@@ -45,6 +50,16 @@ class BigPosting {
     this.n = n + 1;
   }
 
+  /** Adds ids[from..to) (ascending): a long run goes to the bitmap directly, past the buffer. */
+  addRun(ids: Uint32Array, from: number, to: number): void {
+    if (to - from < FLUSH_AT) {
+      for (let i = from; i < to; i++) this.add(ids[i]);
+      return;
+    }
+    this.settle();
+    this.bitmap.addMany(ids.subarray(from, to));
+  }
+
   settle(): Bitmap {
     if (this.n > 0) {
       this.bitmap.addMany(this.buf.subarray(0, this.n));
@@ -56,6 +71,10 @@ class BigPosting {
 
 const PROMOTE_AT = 48;
 const FLUSH_AT = 256;
+/** Logged adds applied at once (8 bytes each): a few hundred documents' worth of paths or tokens. */
+const LOG_AT = 1 << 17;
+/** A log above this capacity is released after a flush made for a read (writes have paused). */
+const LOG_KEEP = 4096;
 /** Count written for a list stored as a bitmap. */
 const BIG = 0xffffffff;
 /** Block sizes are 2 << cls for cls 0..MAX_CLASS; the largest holds PROMOTE_AT ids. */
@@ -80,6 +99,9 @@ export class PostingTable {
   /** Offsets of released blocks, per size class. */
   private readonly free: number[][] = [[], [], [], [], [], []];
   private readonly bigs: BigPosting[] = [];
+  /** Adds not applied yet, in the order made (see flush()). */
+  private logOrd = new GrowableU32(0);
+  private logId = new GrowableU32(0);
 
   private alloc(cls: number): number {
     const off = this.free[cls].pop();
@@ -112,6 +134,53 @@ export class PostingTable {
   }
 
   add(ord: number, id: number): void {
+    if (this.logOrd.length === LOG_AT) this.flush();
+    this.logOrd.push(ord);
+    this.logId.push(id);
+  }
+
+  /** Applies the logged adds before a read. */
+  private settled(): void {
+    if (this.logOrd.length === 0) return;
+    this.flush();
+    if (this.logOrd.data.length > LOG_KEEP) {
+      this.logOrd = new GrowableU32(0);
+      this.logId = new GrowableU32(0);
+    }
+  }
+
+  /**
+   * Applies the logged adds list by list: a stable sort by ordinal keeps each list's ids
+   * ascending (and a repeated id next to itself), then each list takes its ids in one go.
+   */
+  private flush(): void {
+    const n = this.logOrd.length;
+    const [ords, ids] = sortByKey(this.logOrd.data, this.logId.data, n);
+    this.logOrd.length = 0;
+    this.logId.length = 0;
+    for (let a = 0; a < n; ) {
+      const ord = ords[a];
+      let b = a + 1;
+      while (b < n && ords[b] === ord) b++;
+      this.append(ord, ids, a, b);
+      a = b;
+    }
+  }
+
+  /** Adds ids[from..to) (ascending, repeats allowed) to the list of `ord`. */
+  private append(ord: number, ids: Uint32Array, from: number, to: number): void {
+    let i = from;
+    while (i < to && this.big(ord) === undefined) this.addNow(ord, ids[i++]);
+    if (i < to) this.big(ord)!.addRun(ids, i, to);
+  }
+
+  private big(ord: number): BigPosting | undefined {
+    const h = ord < this.head.length ? (this.head.data[ord] | 0) : 0;
+    if (h >= 0 || this.recLen.data[-h - 1] !== BIG) return undefined;
+    return this.bigs[this.recOff.data[-h - 1]];
+  }
+
+  private addNow(ord: number, id: number): void {
     const h = ord < this.head.length ? (this.head.data[ord] | 0) : 0;
     if (h === 0) {
       this.setHead(ord, id + 1);
@@ -159,6 +228,7 @@ export class PostingTable {
 
   /** Removes dead ids (alive[id] !== 1, also given as a bitmap) from every list. */
   dropDead(alive: Uint8Array, dead: Bitmap): void {
+    this.settled();
     const head = this.head.data;
     for (let ord = 0; ord < this.head.length; ord++) {
       const h = head[ord] | 0;
@@ -190,6 +260,7 @@ export class PostingTable {
 
   /** Counts per ordinal (BIG for bitmaps), the small lists' ids concatenated, then the bitmaps. */
   write(w: SegmentWriter): void {
+    this.settled();
     const n = this.head.length;
     const head = this.head.data;
     const counts = new Uint32Array(n);
@@ -233,7 +304,36 @@ export class PostingTable {
   restore(r: SegmentReader): void {
     const counts = r.u32s();
     const ids = r.u32s();
-    const bigs = r.u32();
+    const bigs: Bitmap[] = [];
+    for (let b = r.u32(); b > 0; b--) bigs.push(r.bitmap());
+    this.fill(counts, ids, bigs);
+  }
+
+  /**
+   * Fills an empty table with the entries (ords[i], ids[i]) for i in [from, to): ids ascending
+   * and distinct per ordinal, ordinals below `ordCount`. One counting sort places every id at
+   * once, where add() would move a growing list through up to six pool blocks and a bitmap.
+   */
+  fillFrom(ords: Uint32Array, ids: Uint32Array, from: number, to: number, ordCount: number): void {
+    if (this.head.length !== 0) throw new Error('fillFrom needs an empty posting table');
+    const counts = new Uint32Array(ordCount);
+    for (let i = from; i < to; i++) counts[ords[i]]++;
+    // next[ord]: where the ordinal's next id goes in `grouped`, its ids laid out in ordinal order.
+    const next = new Uint32Array(ordCount);
+    for (let ord = 0, at = 0; ord < ordCount; ord++) {
+      next[ord] = at;
+      at += counts[ord];
+    }
+    const grouped = new Uint32Array(to - from);
+    for (let i = from; i < to; i++) grouped[next[ords[i]]++] = ids[i];
+    this.fill(counts, grouped, []);
+  }
+
+  /**
+   * Sets each ordinal's list from `counts` (BIG: the next of `bigs`) and the other lists' ids,
+   * concatenated in ordinal order (lists longer than PROMOTE_AT become bitmaps).
+   */
+  private fill(counts: Uint32Array, ids: Uint32Array, bigs: readonly Bitmap[]): void {
     this.head.ensureLength(counts.length);
     const head = this.head.data;
     let k = 0;
@@ -242,11 +342,11 @@ export class PostingTable {
       const c = counts[ord];
       if (c === 0) continue;
       if (c === BIG) {
-        if (b++ >= bigs) throw new CorruptSegmentError('posting table: too few bitmaps');
+        if (b >= bigs.length) throw new CorruptSegmentError('posting table: too few bitmaps');
         const rec = this.recOff.length;
         this.recOff.push(this.bigs.length);
         this.recLen.push(BIG);
-        this.bigs.push(new BigPosting(r.bitmap()));
+        this.bigs.push(new BigPosting(bigs[b++]));
         head[ord] = -(rec + 1);
       } else if (c === 1) {
         if (k >= ids.length) throw new CorruptSegmentError('posting table: counts and ids disagree');
@@ -257,15 +357,17 @@ export class PostingTable {
         k += c;
       }
     }
-    if (k !== ids.length || b !== bigs) throw new CorruptSegmentError('posting table: counts and ids disagree');
+    if (k !== ids.length || b !== bigs.length) throw new CorruptSegmentError('posting table: counts and ids disagree');
   }
 
   has(ord: number): boolean {
+    this.settled();
     return ord < this.head.length && this.head.data[ord] !== 0;
   }
 
   /** Appends the ids of `ord` to `ids`, or its bitmap to `bitmaps` (never to be mutated). */
   collect(ord: number, ids: number[], bitmaps: Bitmap[]): void {
+    this.settled();
     const h = ord < this.head.length ? (this.head.data[ord] | 0) : 0;
     if (h === 0) return;
     if (h > 0) {
@@ -297,6 +399,7 @@ export class PostingTable {
 
   /** Number of ids of `ord` that are in `within` (given both as a bitmap and as a byte mask, for speed). */
   countIn(ord: number, within: Bitmap, mask: Uint8Array): number {
+    this.settled();
     const h = ord < this.head.length ? (this.head.data[ord] | 0) : 0;
     if (h === 0) return 0;
     if (h > 0) return mask[h - 1] ?? 0;

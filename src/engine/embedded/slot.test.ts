@@ -16,4 +16,30 @@ describe('Slot.addUnit', () => {
     assert.deepEqual(slot.postings.bitmap(4).toArray(), [0, 1]);
     assert.deepEqual(slot.postings.bitmap(0).toArray(), [0]);
   });
+
+  it('keeps the postings caught up with units added after they were read, and after compaction', () => {
+    const slot = new Slot('p');
+    const want = new Map<string, number[]>();
+    const add = (unit: number, leaves: string[]): void => {
+      slot.addUnit(unit, leaves);
+      for (const v of new Set(leaves)) want.set(v, [...(want.get(v) ?? []), unit]);
+    };
+    const check = (): void => {
+      for (const [v, units] of want) assert.deepEqual(slot.postings.bitmap(slot.dict.get(v)!).toArray(), units, v);
+    };
+    for (let u = 0; u < 100; u++) add(u, [`v${u % 7}`, `w${u % 60}`]);
+    check();
+    for (let u = 100; u < 300; u++) add(u, [`v${u % 7}`, `x${u}`]);
+    check();
+    const alive = new Uint8Array(300).fill(1);
+    for (let u = 0; u < 300; u += 2) alive[u] = 0;
+    slot.compact(alive);
+    for (const [v, units] of want) {
+      const kept = units.filter((u) => alive[u] === 1);
+      if (kept.length === 0) want.delete(v);
+      else want.set(v, kept);
+    }
+    add(300, ['v0', 'y']);
+    check();
+  });
 });

@@ -20,6 +20,8 @@ export class Slot {
   private _postings = new PostingTable();
   private _fwdUnit = new GrowableU32();
   private _fwdOrd = new GrowableU32();
+  /** Forward entries [0, postedUpTo) are in `_postings`. */
+  private postedUpTo = 0;
   /** A block of a segment not decoded yet (format 2+): most slots of a large index are never queried. */
   private pending: BlockRef | undefined;
 
@@ -33,8 +35,10 @@ export class Slot {
     return this._values;
   }
 
+  /** Value ordinal → units, caught up with the forward column on use (see post()). */
   get postings(): PostingTable {
     if (this.pending) this.decode();
+    if (this.postedUpTo < this._fwdUnit.length) this.post();
     return this._postings;
   }
 
@@ -95,7 +99,6 @@ export class Slot {
         for (let j = from; j < fwdOrd.length; j++) if (ords[j] === ord) dup = true;
         if (dup) continue;
       }
-      this._postings.add(ord, unit);
       this._fwdUnit.push(unit);
       fwdOrd.push(ord);
     }
@@ -112,7 +115,6 @@ export class Slot {
     const renumber = new Int32Array(this.values.length).fill(-1);
     const dict = new Map<Leaf, number>();
     const values: Leaf[] = [];
-    const postings = new PostingTable();
     const fwdUnit = new GrowableU32();
     const fwdOrd = new GrowableU32();
     for (let i = 0; i < n; i++) {
@@ -125,13 +127,13 @@ export class Slot {
         values.push(value);
         dict.set(value, ord);
       }
-      postings.add(ord, unit);
       fwdUnit.push(unit);
       fwdOrd.push(ord);
     }
     this._dict = dict;
     this._values = values;
-    this._postings = postings;
+    this._postings = new PostingTable();
+    this.postedUpTo = 0;
     this._fwdUnit = fwdUnit;
     this._fwdOrd = fwdOrd;
     this.tokenIndex = undefined;
@@ -178,9 +180,25 @@ export class Slot {
     this._postings.restore(r);
     this._fwdUnit = GrowableU32.of(r.u32s());
     this._fwdOrd = GrowableU32.of(r.u32s());
+    this.postedUpTo = this._fwdUnit.length;
     if (this._fwdUnit.length !== this._fwdOrd.length) throw new CorruptSegmentError(`slot ${this.path}: forward columns differ in length`);
     // Every value was seen before: repeats take the cached-token path of FulltextIndex.addValue.
     this._ftSeen = values.length;
+  }
+
+  /**
+   * Adds the forward entries recorded since the last call to the postings. Indexing only appends
+   * to the forward column: its ids go to the postings in one pass when something reads them (a
+   * query, a checkpoint), which for a bulk load is a single counting sort instead of a posting
+   * add per value per unit, each a cache miss into a growing table.
+   */
+  private post(): void {
+    const n = this._fwdUnit.length;
+    const units = this._fwdUnit.data;
+    const ords = this._fwdOrd.data;
+    if (this.postedUpTo === 0) this._postings.fillFrom(ords, units, 0, n, this._values.length);
+    else for (let i = this.postedUpTo; i < n; i++) this._postings.add(ords[i], units[i]);
+    this.postedUpTo = n;
   }
 
   /** The token index, caught up; `pairs` when a phrase will be checked (adjacent-token pairs, see TokenIndex.catchUp). */
