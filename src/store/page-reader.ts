@@ -6,12 +6,16 @@
  * the current version. Nothing on the write path maintains the table: whoever reads a missing or
  * stale rendering gets the document instead and saves a fresh one.
  */
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { IndexName } from '../model/field-def.ts';
 import type { Database, Dialect } from './database.ts';
 import { parseJson } from './database.ts';
 import { decodeNulFromPostgres } from './pg-nul.ts';
+import { SqliteReadConnection } from './sqlite-read-connection.ts';
 import type { Json, PageReader, PageRow, SavedHit, StaleHit } from './store.ts';
+
+/** A page statement's row: id, current content hash, current saved hit or null, document (only without a hit) or null. */
+type PageRowValues = [id: string, contentHash: string, hit: string | null, doc: unknown];
 
 /** Rows per multi-row statement: 5 parameters each stays far below both dialects' limits. */
 const CHUNK = 500;
@@ -19,7 +23,9 @@ const CHUNK = 500;
 export class KyselyPageReader implements PageReader {
   readonly #db: Kysely<Database>;
   readonly #dialect: Dialect;
-  #hitsText: string | undefined;
+  #kyselySql: string | undefined;
+  readonly #readerSql: string[] = [];
+  #readConnection: Promise<SqliteReadConnection | undefined> | undefined;
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
     this.#db = db;
@@ -32,33 +38,61 @@ export class KyselyPageReader implements PageReader {
   }
 
   /**
-   * Written as SQL text once per dialect: a page is read on every search, and building the same
-   * statement through the query builder cost more than running it.
+   * A page's statement: for each id that exists, its current content hash, its saved hit if one
+   * was made from that content, and only otherwise the document (a CASE, so that the versions
+   * table is not searched at all for ids with a current hit). Written as SQL text: a page is read
+   * on every search, and building it through the query builder cost more than running it.
    */
-  #hitsSql(): string {
-    const ids = this.#dialect === 'postgres' ? 'd.id = any($3::text[])' : 'd.id in (select value from json_each(?))';
-    const p = this.#dialect === 'postgres' ? ['$1', '$2'] : ['?', '?'];
+  #pageSql(ids: string): string {
+    const [spec, index] = this.#dialect === 'postgres' ? ['$1', '$2'] : ['?', '?'];
     return (
-      'select d.id as id, d.content_hash as content_hash, h.hit as hit, v.doc as doc from documents as d ' +
-      `left join document_hits as h on h.index_name = d.index_name and h.id = d.id and h.content_hash = d.content_hash and h.spec = ${p[0]} ` +
-      // The document itself only where no current rendering exists.
-      'left join document_versions as v on v.index_name = d.index_name and v.id = d.id and v.version = d.version and h.hit is null ' +
-      `where d.index_name = ${p[1]} and ${ids}`
+      'select d.id as id, d.content_hash as content_hash, h.hit as hit, case when h.hit is null then ' +
+      '(select v.doc from document_versions as v where v.index_name = d.index_name and v.id = d.id and v.version = d.version) end as doc ' +
+      'from documents as d left join document_hits as h ' +
+      `on h.index_name = d.index_name and h.id = d.id and h.content_hash = d.content_hash and h.spec = ${spec} ` +
+      `where d.index_name = ${index} and d.id ${ids}`
     );
+  }
+
+  /** SQLite on a file reads pages on a connection of its own (an in-memory database has no file to share). */
+  #reader(): Promise<SqliteReadConnection | undefined> {
+    this.#readConnection ??= (async () => {
+      if (this.#dialect !== 'sqlite') return undefined;
+      const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(this.#db);
+      const file = rows.find((r) => r.name === 'main')?.file;
+      if (!file) return undefined;
+      try {
+        return new SqliteReadConnection(file);
+      } catch {
+        // A file this process may not open a second time (permissions, a lock): the store's connection still reads it.
+        return undefined;
+      }
+    })();
+    return this.#readConnection;
+  }
+
+  async #pageRows(index: IndexName, ids: readonly string[], spec: string): Promise<PageRowValues[]> {
+    const reader = await this.#reader();
+    if (reader) {
+      // One prepared statement per number of ids: a list of parameters reads faster than json_each.
+      const text = (this.#readerSql[ids.length] ??= this.#pageSql(`in (${new Array<string>(ids.length).fill('?').join(',')})`));
+      return reader.rows<PageRowValues>(text, [spec, index, ...ids]);
+    }
+    const postgres = this.#dialect === 'postgres';
+    const text = (this.#kyselySql ??= this.#pageSql(postgres ? '= any($3::text[])' : 'in (select value from json_each(?))'));
+    const { rows } = await this.#db.executeQuery<{ id: string; content_hash: string; hit: string | null; doc: unknown }>(
+      CompiledQuery.raw(text, [spec, index, postgres ? ids : JSON.stringify(ids)]),
+    );
+    return rows.map((r): PageRowValues => [r.id, r.content_hash, r.hit, r.doc]);
   }
 
   async hits(index: IndexName, ids: readonly string[], spec: string): Promise<PageRow[]> {
     const out: PageRow[] = [];
     const unique = [...new Set(ids)];
-    const text = (this.#hitsText ??= this.#hitsSql());
     for (let i = 0; i < unique.length; i += CHUNK) {
-      const part = unique.slice(i, i + CHUNK);
-      const { rows } = await this.#db.executeQuery<{ id: string; content_hash: string; hit: string | null; doc: unknown }>(
-        CompiledQuery.raw(text, [spec, index, this.#dialect === 'postgres' ? part : JSON.stringify(part)]),
-      );
-      for (const r of rows) {
-        if (r.hit !== null) out.push({ id: r.id, contentHash: r.content_hash, hit: r.hit });
-        else if (r.doc !== null) out.push({ id: r.id, contentHash: r.content_hash, doc: this.#doc(r.doc) });
+      for (const [id, contentHash, hit, doc] of await this.#pageRows(index, unique.slice(i, i + CHUNK), spec)) {
+        if (hit !== null) out.push({ id, contentHash, hit });
+        else if (doc !== null) out.push({ id, contentHash, doc: this.#doc(doc) });
       }
     }
     return out;
