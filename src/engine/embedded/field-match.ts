@@ -1,20 +1,25 @@
 /**
  * One field predicate over one scope, answered from the slot of its path: dictionary lookups
- * for equality, sorted typed groups for ranges, the token index for token and phrase matches,
- * and for wildcards and regexes a test of each dictionary term (a sorted range of terms when a
- * case-sensitive wildcard has a literal prefix, of values sorted from the end when it ends with a
- * literal). Results may include dead units.
+ * for equality, sorted typed groups for ranges (or a slice of the units in value order, see
+ * RangeUnits), the token index for token and phrase matches, and for wildcards and regexes a
+ * test of each dictionary term (a sorted range of terms when a case-sensitive wildcard has a
+ * literal prefix, of values sorted from the end when it ends with a literal). Results may
+ * include dead units.
  */
-import type { FieldDef } from '../../model/field-def.ts';
+import type { FieldDef, FieldType } from '../../model/field-def.ts';
 import type { Predicate } from '../../query/resolved.ts';
 import { keyString, queryValue, rangeBound } from '../reference/typed-value.ts';
 import { userRegExp, wildcardPrefix, wildcardRegExp } from '../reference/matchers.ts';
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { rangeUnits } from './range-units.ts';
 import type { Scope } from './scope.ts';
 import type { Slot } from './slot.ts';
 import { SuffixView } from './suffix-view.ts';
 import type { TypedView } from './typed-view.ts';
 import { ValueUnits } from './value-units.ts';
+
+/** Groups in a range from which slicing RangeUnits beats one posting lookup per group. */
+const SLICE_FROM = 64;
 
 function empty(): Bitmap {
   return new RoaringBitmap32();
@@ -132,17 +137,38 @@ export function valueOrds(slot: Slot, field: FieldDef, predicate: Predicate): nu
     return ords;
   }
   if (predicate.op === 'range') {
-    const { lo, hi, loInclusive, hiInclusive } = predicate;
-    const l = lo === undefined ? undefined : rangeBound(type, lo);
-    const h = hi === undefined ? undefined : rangeBound(type, hi);
-    if (l === null || h === null) return ords;
-    if ((lo !== undefined && l === undefined) || (hi !== undefined && h === undefined)) return ords;
     const view = slot.view(type);
-    const from = l === undefined ? 0 : view.bound(l, !loInclusive);
-    const to = h === undefined ? view.sortedGroups().length : view.bound(h, hiInclusive);
+    const [from, to] = rangePositions(view, predicate);
     return from < to ? groupsOrds(view, from, to) : ords;
   }
   return undefined;
+}
+
+/** Positions [from, to) in view.sortedGroups() of the groups within a range predicate (empty when a bound is not of the type). */
+function rangePositions(view: TypedView, predicate: Extract<Predicate, { op: 'range' }>): [number, number] {
+  const type = view.type;
+  const { lo, hi, loInclusive, hiInclusive } = predicate;
+  const l = lo === undefined ? undefined : rangeBound(type, lo);
+  const h = hi === undefined ? undefined : rangeBound(type, hi);
+  if (l === null || h === null) return [0, 0];
+  if ((lo !== undefined && l === undefined) || (hi !== undefined && h === undefined)) return [0, 0];
+  const from = l === undefined ? 0 : view.bound(l, !loInclusive);
+  const to = h === undefined ? view.sortedGroups().length : view.bound(h, hiInclusive);
+  return [from, to];
+}
+
+/**
+ * Units of `scope` with a value in a range. When values are mostly distinct (addresses,
+ * timestamps), a wide range is a slice of the units in value order (see RangeUnits); otherwise
+ * (ports, countries) few groups with large postings are unioned natively.
+ */
+function rangeMatch(scope: Scope, slot: Slot, type: FieldType, predicate: Extract<Predicate, { op: 'range' }>): Bitmap {
+  const view = slot.view(type);
+  const [from, to] = rangePositions(view, predicate);
+  if (from >= to) return empty();
+  const distinct = 2 * view.groupKey.length >= slot.fwdUnit.length;
+  if (distinct && to - from >= SLICE_FROM) return rangeUnits(slot, view).unitsIn(slot, from, to, scope.idCount);
+  return slot.postings.union(groupsOrds(view, from, to));
 }
 
 /** Units of `scope` matching `predicate` on the values at `path` read as `field.type`. */
@@ -153,11 +179,12 @@ export function matchField(scope: Scope, path: string, field: FieldDef, predicat
   const type = field.type;
   const textual = type === 'text' || type === 'keyword';
   switch (predicate.op) {
-    case 'eq':
-    case 'range': {
+    case 'eq': {
       const ords = valueOrds(slot, field, predicate)!;
       return ords.length === 0 ? empty() : ords.length === 1 ? slot.postings.bitmap(ords[0]) : slot.postings.union(ords);
     }
+    case 'range':
+      return rangeMatch(scope, slot, type, predicate);
     case 'tokens': {
       if (type !== 'text' || predicate.tokens.length === 0) return empty();
       return tokenUnits(slot, predicate.tokens, predicate.phrase);
