@@ -2,8 +2,9 @@
  * Evaluates a ResolvedQuery to a bitmap of live documents (or, inside `nested`, of live
  * elements) with bitmap algebra only: `not` is a complement within the live units of the
  * current scope, a nested field outside `nested` maps its matching elements to their
- * documents, and a document-level condition inside `nested` holds for every element of the
- * documents that satisfy it. Every function returns a new bitmap the caller may mutate.
+ * documents (equalities inside `nested` may not need to, see sameElementDocs), and a
+ * document-level condition inside `nested` holds for every element of the documents that
+ * satisfy it. Every function returns a new bitmap the caller may mutate.
  */
 import type { FieldDef } from '../../model/field-def.ts';
 import type { Predicate, ResolvedQuery } from '../../query/resolved.ts';
@@ -13,6 +14,7 @@ import { nestedRootOf } from '../reference/nested-root.ts';
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { matchField } from './field-match.ts';
 import type { IndexData, NestedPart } from './index-data.ts';
+import { sameElementDocs, type ElementCondition } from './same-element-docs.ts';
 
 export class Evaluator {
   constructor(private readonly data: IndexData) {}
@@ -39,11 +41,30 @@ export class Evaluator {
       case 'nested': {
         const part = this.data.nested.get(q.root);
         if (!part) return new RoaringBitmap32();
+        const conditions = this.elementEqualities(part, q.child);
+        if (conditions) return sameElementDocs(part, conditions, this.data.docs.live());
         return part.docsOf(this.elems(part, q.child));
       }
       case 'fulltext':
         return this.fulltextDocs(q);
     }
+  }
+
+  /**
+   * `q` as equalities on fields of `part` itself, one or a conjunction (what sameElementDocs
+   * answers from document-level postings, which serve equalities with one lookup each), or
+   * undefined.
+   */
+  private elementEqualities(part: NestedPart, q: ResolvedQuery): ElementCondition[] | undefined {
+    const children = q.kind === 'and' ? q.children : [q];
+    const conditions: ElementCondition[] = [];
+    for (const c of children) {
+      if (c.kind !== 'field' || c.predicate.op !== 'eq') return undefined;
+      const path = c.field.docPath;
+      if (nestedRootOf(this.data.catalogue, path) !== part.root) return undefined;
+      conditions.push({ rel: path === part.root ? '' : relativePath(path, part.root), field: c.field, predicate: c.predicate });
+    }
+    return conditions.length > 0 ? conditions : undefined;
   }
 
   /** Live elements of `part` matching `q` (each element on its own). */
