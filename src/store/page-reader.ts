@@ -54,7 +54,7 @@ export class KyselyPageReader implements PageReader {
     );
   }
 
-  /** SQLite on a file reads pages on a connection of its own (an in-memory database has no file to share). */
+  /** SQLite on a file reads pages and views on a connection of its own (an in-memory database has no file to share). */
   #reader(): Promise<SqliteReadConnection | undefined> {
     this.#readConnection ??= (async () => {
       if (this.#dialect !== 'sqlite') return undefined;
@@ -143,6 +143,15 @@ export class KyselyPageReader implements PageReader {
   }
 
   async documentJson(index: IndexName, id: string): Promise<string | undefined> {
+    const reader = await this.#reader();
+    if (reader) {
+      const [row] = reader.rows<[doc: string]>(
+        'select v.doc from documents as d join document_versions as v on v.index_name = d.index_name and v.id = d.id and v.version = d.version ' +
+          'where d.index_name = ? and d.id = ?',
+        [index, id],
+      );
+      return row?.[0];
+    }
     const row = await this.#db
       .selectFrom('documents as d')
       .innerJoin('document_versions as v', (j) =>

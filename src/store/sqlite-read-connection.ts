@@ -1,6 +1,6 @@
 /**
  * A read-only connection of its own to the store's SQLite file, for reads on every request (result
- * pages): its statements are prepared once and return rows as arrays, where each read through
+ * pages, views): its statements are prepared once and return rows as arrays, where each read through
  * Kysely compiled and prepared its statement again and built an object per row — about as much
  * CPU as running it. WAL lets it read beside the store's connection, and each statement sees what
  * was committed before it started, as on the store's own.
