@@ -145,6 +145,119 @@ export function canonicalJson(value: unknown): string {
   }
 }
 
+/** A value canonicalEqual leaves to a comparison of texts. */
+class NotPlain extends Error {}
+const NOT_PLAIN = new NotPlain();
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
+/** Whether a value is left out of an object's text (and written as null in an array). */
+function skipped(v: unknown): boolean {
+  if (typeof v === 'function' && (v as { toJSON?: unknown }).toJSON !== undefined) throw NOT_PLAIN;
+  return v === undefined || typeof v === 'function' || typeof v === 'symbol';
+}
+
+/** Identical strings, booleans and numbers write the same text (NaN is not identical to itself, but is null). */
+function sameScalar(x: unknown, y: unknown): boolean {
+  return x === y && (typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean');
+}
+
+/**
+ * Whether `a` and `b` have the same canonical JSON text, for plain data (see below): objects
+ * have the same text exactly when the keys whose values are not skipped are the same set and
+ * their values have the same text; arrays when they have the same length and elements (a skipped
+ * element is null); strings, booleans and null when they are identical, finite numbers when they
+ * are equal (String(-0) is "0"), and NaN and infinities are null. Text of different kinds never
+ * matches ('"', '{', '[', digits, literals). Anything whose text depends on more than its data
+ * (toJSON, boxed primitives, Maps, BigInts) or that is very deep throws NOT_PLAIN.
+ */
+function sameText(a: unknown, b: unknown, depth: number): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) {
+    const pa = plainScalar(a);
+    const pb = plainScalar(b);
+    // A plain object or array never writes what a scalar writes.
+    if (pa === NOT_SCALAR) plainContainer(a as object);
+    if (pb === NOT_SCALAR) plainContainer(b as object);
+    return pa !== NOT_SCALAR && pb !== NOT_SCALAR && pa === pb;
+  }
+  if (depth > MAX_DEPTH) throw NOT_PLAIN;
+  const arrayA = Array.isArray(a);
+  if (arrayA !== Array.isArray(b)) {
+    plainContainer(a);
+    plainContainer(b);
+    return false;
+  }
+  plainContainer(a);
+  plainContainer(b);
+  if (arrayA) {
+    const xs = a as unknown[];
+    const ys = b as unknown[];
+    if (xs.length !== ys.length) return false;
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i];
+      const y = ys[i];
+      if (sameScalar(x, y)) continue;
+      if (!sameText(skipped(x) ? null : x, skipped(y) ? null : y, depth + 1)) return false;
+    }
+    return true;
+  }
+  const oa = a as Record<string, unknown>;
+  const ob = b as Record<string, unknown>;
+  let kept = 0;
+  for (const k of Object.keys(oa)) {
+    const x = oa[k];
+    if (skipped(x)) continue;
+    kept++;
+    if (!isEnumerable.call(ob, k)) return false;
+    const y = ob[k];
+    if (skipped(y)) return false;
+    if (sameScalar(x, y)) continue;
+    if (!sameText(x, y, depth + 1)) return false;
+  }
+  // Every kept key of `a` is a kept key of `b`: the sets are equal when their sizes are.
+  for (const k of Object.keys(ob)) if (!skipped(ob[k])) kept--;
+  return kept === 0;
+}
+
+const NOT_SCALAR = Symbol('not a scalar');
+
+/** A scalar as the value its text stands for (NaN and infinities are null); throws NOT_PLAIN for text beyond its data. */
+function plainScalar(v: unknown): unknown {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return v;
+    case 'number':
+      return Number.isFinite(v) ? v : null;
+    case 'object':
+      return v === null ? null : NOT_SCALAR;
+    default:
+      // BigInt: its text is JSON.stringify's (an error, or a toJSON someone defined). Skipped
+      // values (undefined, functions, symbols) never get here: the callers drop them first.
+      throw NOT_PLAIN;
+  }
+}
+
+/** Throws NOT_PLAIN unless `v` is an array or an object written as its own keys alone. */
+function plainContainer(v: object): void {
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (Array.isArray(v) ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+  if ((v as { toJSON?: unknown }).toJSON !== undefined) throw NOT_PLAIN;
+}
+
+/**
+ * canonicalJson(a) === canonicalJson(b), for values canonicalJson can write (it throws for BigInts
+ * and cycles; here a difference found first answers false), without writing either text for plain
+ * data: merging compares whole documents and services, which serialising twice made costly.
+ */
+export function canonicalEqual(a: unknown, b: unknown): boolean {
+  try {
+    return sameText(skipped(a) ? null : a, skipped(b) ? null : b, 0);
+  } catch (e) {
+    if (!(e instanceof NotPlain)) throw e;
+    return canonicalJson(a) === canonicalJson(b);
+  }
+}
+
 /** SHA-256 (hex) of the canonical JSON of `value`. */
 export function contentHash(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex');

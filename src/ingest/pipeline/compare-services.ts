@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../store/canonical-json.ts';
+import { canonicalEqual } from '../../store/canonical-json.ts';
 
 export interface ServiceChanges {
   added: number;
@@ -20,7 +20,7 @@ function sameService(a: Json, b: Json): boolean {
   if (a === b) return true;
   const { observed_at: _a, ...ra } = a;
   const { observed_at: _b, ...rb } = b;
-  return canonicalJson(ra) === canonicalJson(rb);
+  return canonicalEqual(ra, rb);
 }
 
 /** Services added, changed (other than their observation time) and removed between two versions of a host. */

@@ -23,7 +23,7 @@
  * - `last_updated_at` moves to the observation time only when the content changed; an unchanged
  *   merge returns the current document itself, so merging the same observation twice is a no-op.
  */
-import { canonicalJson } from '../../store/canonical-json.ts';
+import { canonicalEqual } from '../../store/canonical-json.ts';
 import { parseTimestamp, isoTime } from '../../lib/time.ts';
 import type { Enrichment } from '../enrich/index.ts';
 import type { CertificateDocument } from '../x509/index.ts';
@@ -290,7 +290,7 @@ export function mergeObservation(current: HostDoc | undefined, obs: HostObservat
     if (newest && obs.reverseDns && obs.reverseDns.length > 0) {
       const rdns = sortedUnique(obs.reverseDns.map(cleanName).filter((n) => n.length > 0));
       const old = dns.reverse_dns as Json | undefined;
-      if (canonicalJson(old?.names) !== canonicalJson(rdns)) dns.reverse_dns = { names: rdns, resolved_at: observedAt };
+      if (!canonicalEqual(old?.names, rdns)) dns.reverse_dns = { names: rdns, resolved_at: observedAt };
     }
     if (Object.keys(dns).length > 0) out.dns = dns;
     const enrichment = ctx.enrich(id.ip);
@@ -316,7 +316,7 @@ export function mergeObservation(current: HostDoc | undefined, obs: HostObservat
   if (labels.length > 0) out.labels = labels;
   else delete out.labels;
 
-  if (current && canonicalJson(withoutUpdatedAt(out)) === canonicalJson(withoutUpdatedAt(current))) return current;
+  if (current && canonicalEqual(withoutUpdatedAt(out), withoutUpdatedAt(current))) return current;
   out.last_updated_at = isoTimeCached(Math.max(obsMs, lastMs));
   return out;
 }
