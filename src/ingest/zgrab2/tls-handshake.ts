@@ -16,12 +16,25 @@ export function tlsVersionName(text: string): string {
   return t;
 }
 
+/**
+ * Certificates decoded lately, by their base64 text: scans present the same few certificates on
+ * host after host. Records then share one array per certificate, which also spares copies when
+ * records cross threads together (structured clone keeps shared objects shared) and hashes where
+ * fingerprints are remembered per array (the pipeline). Nothing writes to these arrays.
+ */
+const decoded = new Map<string, Uint8Array | undefined>();
+const DECODED_MAX = 4096;
+
 function derFromBase64(v: unknown): Uint8Array | undefined {
   const raw = str(v);
   if (!raw) return undefined;
+  if (decoded.has(raw)) return decoded.get(raw);
   const buf = Buffer.from(raw, 'base64');
   // A DER certificate starts with a SEQUENCE; anything else is not a certificate worth passing on.
-  return buf.length > 0 && buf[0] === 0x30 ? new Uint8Array(buf) : undefined;
+  const der = buf.length > 0 && buf[0] === 0x30 ? new Uint8Array(buf) : undefined;
+  if (decoded.size >= DECODED_MAX) decoded.clear();
+  decoded.set(raw, der);
+  return der;
 }
 
 /**
