@@ -135,6 +135,14 @@ test('tls module: port from the scan name, chain, no service name (left to the p
   assert.deepEqual(s.tls?.chain.map((d) => Buffer.from(d)), [derOf('leaf.pem'), derOf('ca.pem')]);
 });
 
+test('a certificate presented on several lines is one shared array (hashed once by the pipeline)', async () => {
+  const http = servicePort(await hostAt(1), 443).tls?.chain;
+  const tls = servicePort(await hostAt(3), 8443).tls?.chain;
+  assert.ok(http && tls);
+  assert.equal(http[0], tls[0]);
+  assert.equal(http[1], tls[1]);
+});
+
 test('banner module: UNKNOWN service with banner and banner_grab', async () => {
   const s = servicePort(await hostAt(4), 2323);
   assert.equal(s.serviceName, 'UNKNOWN');
