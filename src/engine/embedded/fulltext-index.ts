@@ -107,11 +107,16 @@ export class FulltextIndex implements FulltextSink {
     return { text: this.textPaths.has(fullPath), keyword: this.keywordPaths.has(fullPath) };
   }
 
-  private tokenIds(value: string): Uint32Array {
+  /** Records the token ids of value `ord` of `slot`; returns where they start in slot.ftTokens. */
+  private cacheTokenIds(slot: Slot, ord: number, value: string): number {
     const toks = tokenize(value);
-    const ids = new Uint32Array(toks.length);
-    for (let i = 0; i < toks.length; i++) ids[i] = this.tokens.idOf(toks[i]);
-    return ids;
+    const cache = slot.ftTokens;
+    cache.push(toks.length);
+    const at = cache.length;
+    for (let i = 0; i < toks.length; i++) cache.push(this.tokens.idOf(toks[i]));
+    slot.ftTokenAt.ensureLength(ord + 1);
+    slot.ftTokenAt.data[ord] = at;
+    return at;
   }
 
   addValue(slot: Slot, ord: number, doc: number): void {
@@ -127,9 +132,10 @@ export class FulltextIndex implements FulltextSink {
         const toks = tokenize(value);
         for (let i = 0; i < toks.length; i++) postings.add(this.tokens.idOf(toks[i]), doc);
       } else {
-        let ids = slot.ftCache.get(ord);
-        if (!ids) slot.ftCache.set(ord, (ids = this.tokenIds(value)));
-        for (let i = 0; i < ids.length; i++) postings.add(ids[i], doc);
+        let at = ord < slot.ftTokenAt.length ? slot.ftTokenAt.data[ord] : 0;
+        if (at === 0) at = this.cacheTokenIds(slot, ord, value);
+        const ids = slot.ftTokens.data;
+        for (let i = at, end = at + ids[at - 1]; i < end; i++) postings.add(ids[i], doc);
       }
     }
     if (slot.ftKeyword) {

@@ -67,7 +67,13 @@ export class Slot {
   set ftSeen(v: number) {
     this._ftSeen = v;
   }
-  ftCache = new Map<number, Uint32Array>();
+  /**
+   * Token ids of repeated values, per value ordinal: 1 + where in ftTokens its token count is
+   * (0 until needed), the ids following the count. Columns rather than an array per value, for
+   * the many values repeated a few times (an array costs a hundred bytes of headers).
+   */
+  ftTokenAt = new GrowableU32(0);
+  ftTokens = new GrowableU32(0);
   /** Per value ordinal: 1 + the combined keyword id of its lower-cased value (0 until first needed). */
   ftKeywordIds = new GrowableU32(0);
 
@@ -141,7 +147,8 @@ export class Slot {
     this.lowerUpTo = 0;
     this.views.clear();
     this.ftSeen = values.length;
-    this.ftCache = new Map();
+    this.ftTokenAt = new GrowableU32(0);
+    this.ftTokens = new GrowableU32(0);
     this.ftKeywordIds = new GrowableU32(0);
   }
 
