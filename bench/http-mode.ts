@@ -39,11 +39,17 @@ export interface HttpScenario {
   readonly errors: number;
   /** CPU time of the server process (user + system) per request. */
   readonly serverCpuMsPerRequest: number;
+  /** CPU time of the load generator (autocannon's process) per request: it shares the machine. */
+  readonly clientCpuMsPerRequest: number;
+  /** Response bytes per request (headers and body). */
+  readonly bytesPerRequest: number;
   readonly loadAverage: readonly number[];
 }
 
 interface AutocannonResult {
   requests: { average: number; total: number };
+  throughput: { total: number };
+  clientCpuMs: number;
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -69,6 +75,8 @@ async function drive(name: string, input: Record<string, unknown>, durationSec: 
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
     serverCpuMsPerRequest: (cpu.user + cpu.system) / 1000 / Math.max(1, r.requests.total),
+    clientCpuMsPerRequest: r.clientCpuMs / Math.max(1, r.requests.total),
+    bytesPerRequest: r.throughput.total / Math.max(1, r.requests.total),
     loadAverage: loadavg(),
   };
 }
@@ -135,7 +143,7 @@ export async function runHttpMode(o: BenchOptions, corpusPath: string, params: Q
       console.log(`\nPeriscope HTTP benchmark: ${docs.toLocaleString('en')} host documents (--hosts ${o.hosts}), SQLite store, ${cpus().length} cores (server and autocannon share them)`);
       console.log(
         formatTable(
-          ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'server cpu ms/req', 'load avg (1 min)'],
+          ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'server cpu ms/req', 'client cpu ms/req', 'bytes/req', 'load avg (1 min)'],
           scenarios.map((s) => [
             s.name,
             s.requestsPerSecond.toFixed(0),
@@ -145,6 +153,8 @@ export async function runHttpMode(o: BenchOptions, corpusPath: string, params: Q
             String(s.non2xx),
             String(s.errors),
             s.serverCpuMsPerRequest.toFixed(2),
+            s.clientCpuMsPerRequest.toFixed(2),
+            s.bytesPerRequest.toFixed(0),
             s.loadAverage[0].toFixed(1),
           ]),
         ),
