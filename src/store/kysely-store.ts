@@ -53,6 +53,7 @@ export class KyselyStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.pages.close();
     await this.db.destroy();
   }
 }

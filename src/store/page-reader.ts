@@ -71,6 +71,13 @@ export class KyselyPageReader implements PageReader {
     return this.#readConnection;
   }
 
+  /** Closes the connection of its own, if one was opened; reads after this go through the store's connection. */
+  async close(): Promise<void> {
+    const pending = this.#readConnection;
+    this.#readConnection = Promise.resolve(undefined);
+    (await pending)?.close();
+  }
+
   async #pageRows(index: IndexName, ids: readonly string[], spec: string): Promise<PageRowValues[]> {
     const reader = await this.#reader();
     if (reader) {

@@ -34,4 +34,9 @@ export class SqliteReadConnection {
     }
     return statement.all(...params) as T[];
   }
+
+  close(): void {
+    this.#statements.clear();
+    this.#db.close();
+  }
 }

@@ -42,7 +42,10 @@ test('ingest runs in a relaunched node with --max-semi-space-size, which stops w
       if (child === undefined) await sleep(50);
     }
     assert.ok(child !== undefined, 'the launcher started the command');
-    assert.ok(readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').includes('--max-semi-space-size=64'));
+    // Between fork and exec the child still shows the launcher's command line: wait for the exec.
+    const relaunched = (): boolean => readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').includes('--max-semi-space-size=64');
+    for (let i = 0; i < 600 && !relaunched(); i++) await sleep(50);
+    assert.ok(relaunched(), 'the command runs with --max-semi-space-size=64');
     const exited = once(launcher, 'exit');
     launcher.kill('SIGTERM');
     const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
