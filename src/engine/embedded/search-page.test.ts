@@ -31,6 +31,10 @@ const queries: readonly ResolvedQuery[] = [
   field('services.port', eq(80)),
   and(field('services.service_name', eq('HTTP')), not(field('services.port', eq(80)))),
   or(field('services.port', eq(21)), field('services.service_name', eq('FTP'))),
+  // Matches together in one stretch of the order (hosts are ordered by address), blocks away
+  // from both ends: walking pages skip the empty blocks before them in either direction.
+  field('ip', range('10.0.36.0', '10.0.39.255')),
+  or(field('ip', range('10.0.8.0', '10.0.8.20')), field('ip', range('10.0.40.0', '10.0.40.9'))),
 ];
 
 function ids(engine: SearchEngine, request: SearchRequest): { total: number; ids: string[]; more: boolean } {
