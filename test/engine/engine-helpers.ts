@@ -2,7 +2,8 @@
 import type { FieldCatalogue } from '../../src/model/field-def.ts';
 import type { Predicate, ResolvedQuery } from '../../src/query/resolved.ts';
 import { tokenize } from '../../src/model/tokenize.ts';
-import { EmbeddedEngine, ReferenceEngine, type SearchEngine } from '../../src/engine/index.ts';
+import assert from 'node:assert/strict';
+import { EmbeddedEngine, ReferenceEngine, type Doc, type SearchEngine } from '../../src/engine/index.ts';
 import { fixtureCatalogues, fixtureHosts } from './fixture-catalogue.ts';
 
 export const engineFactories: readonly { readonly name: string; readonly make: () => SearchEngine }[] = [
@@ -53,4 +54,31 @@ export const all: ResolvedQuery = { kind: 'all' };
 /** Ids of every hit, walking pages of `limit` forward. */
 export function allIds(engine: SearchEngine, index: 'hosts' | 'certificates', query: ResolvedQuery): string[] {
   return engine.search(index, { query, limit: 1000 }).hits.map((h) => h.id);
+}
+
+/** Writes of one round: (document number, new document or null for a removal). */
+export type WriteRound = readonly (readonly [number, Doc | null])[];
+
+/**
+ * Loads `docs` as `h<i>` into the reference and an embedded engine that compacts early, then per
+ * round applies the writes to both and asserts the same answer to the round's query: derived
+ * structures must follow updates, removals and compaction.
+ */
+export function assertAgreesThroughWrites(
+  docs: readonly Doc[],
+  rounds: readonly (readonly [WriteRound, ResolvedQuery])[],
+  options: { readonly minDead: number; readonly limit: number },
+): void {
+  const engines = [new ReferenceEngine(fixtureCatalogues), new EmbeddedEngine(fixtureCatalogues, { compaction: { minDead: options.minDead, ratio: 0.2 } })];
+  for (const e of engines) docs.forEach((d, i) => e.upsert('hosts', `h${i}`, d));
+  for (const [writes, query] of rounds) {
+    for (const e of engines) {
+      for (const [at, d] of writes) {
+        if (d) e.upsert('hosts', `h${at}`, d);
+        else e.remove('hosts', `h${at}`);
+      }
+    }
+    const [expected, got] = engines.map((e) => e.search('hosts', { query, limit: options.limit }));
+    assert.deepEqual(got, expected);
+  }
 }

@@ -1,10 +1,6 @@
 import { describe, it } from 'node:test';
-import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { EmbeddedEngine } from './embedded-engine.ts';
-import { ReferenceEngine } from '../reference/reference-engine.ts';
-import { fixtureCatalogues } from '../../../test/engine/fixture-catalogue.ts';
-import { and, eq, field, nested } from '../../../test/engine/engine-helpers.ts';
+import { and, eq, field, nested, assertAgreesThroughWrites } from '../../../test/engine/engine-helpers.ts';
 
 describe('sameElementDocs', () => {
   it('answers `nested` equalities as the reference does, whether one condition implies the others or not, through updates, removals and compaction', () => {
@@ -29,18 +25,7 @@ describe('sameElementDocs', () => {
     );
     fc.assert(
       fc.property(fc.array(doc, { minLength: 20, maxLength: 60 }), fc.array(fc.tuple(fc.array(write, { maxLength: 20 }), query)), (docs, rounds) => {
-        const engines = [new ReferenceEngine(fixtureCatalogues), new EmbeddedEngine(fixtureCatalogues, { compaction: { minDead: 10, ratio: 0.2 } })];
-        for (const e of engines) docs.forEach((d, i) => e.upsert('hosts', `h${i}`, d));
-        for (const [writes, q] of rounds) {
-          for (const e of engines) {
-            for (const [at, d] of writes) {
-              if (d) e.upsert('hosts', `h${at}`, d);
-              else e.remove('hosts', `h${at}`);
-            }
-          }
-          const [expected, got] = engines.map((e) => e.search('hosts', { query: q, limit: 100 }));
-          assert.deepEqual(got, expected);
-        }
+        assertAgreesThroughWrites(docs, rounds, { minDead: 10, limit: 100 });
       }),
       { numRuns: 60 },
     );
