@@ -11,6 +11,7 @@ import type { Authenticator } from '../users/accounts.ts';
 import { registerErrorHandling, registerJsonParser } from './plugins/errors.ts';
 import { registerGuard, type RateLimit } from './plugins/guard.ts';
 import { registerRenderAhead } from './plugins/render-ahead.ts';
+import { registerEngineWarmer } from './plugins/warm-engine.ts';
 import { hostRoutes } from './routes/hosts.ts';
 import { certificateRoutes } from './routes/certificates.ts';
 import { annotationRoutes } from './routes/annotations.ts';
@@ -49,6 +50,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJsonParser(app);
   registerErrorHandling(app);
   registerRenderAhead(app, options.ctx.store);
+  registerEngineWarmer(app, options.ctx.engine);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -90,6 +90,12 @@ export interface SearchEngine {
   size(index: IndexName): number;
   search(index: IndexName, request: SearchRequest): SearchResult;
   aggregate(index: IndexName, request: AggregateRequest): AggregateResult;
+  /**
+   * Optional: builds ahead, in the background and in slices that let requests interleave, the
+   * structures the first queries of common kinds would otherwise build while others wait (after
+   * a restart); answers do not depend on it. Settles when done or when `signal` aborts.
+   */
+  warm?(signal: AbortSignal): Promise<void>;
   /** Persist and release resources. */
   close(): Promise<void>;
   /** Present when the engine keeps its index on disk (see EnginePersistence). */

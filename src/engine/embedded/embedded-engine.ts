@@ -22,6 +22,7 @@ import { IndexData, type CompactionPolicy } from './index-data.ts';
 import { searchPage, type PageStrategy } from './search-page.ts';
 import { EngineDirectory, indexingFingerprint, restoreSegment } from './engine-directory.ts';
 import { CorruptSegmentError } from './segment-codec.ts';
+import { runWarmSteps, warmSteps } from './warm-up.ts';
 
 export interface EmbeddedEngineOptions {
   /** Force one aggregation strategy (tests exercise both); default picks by cardinality. */
@@ -43,6 +44,8 @@ export class EmbeddedEngine implements SearchEngine {
   readonly persistence: EngineDirectory | undefined;
   /** Files opened by openSegmentFile with blocks left on disk. */
   private readonly openFiles: number[] = [];
+  /** Set by close(): blocks left on disk are unreadable from then on, so warming stops. */
+  private closed = false;
 
   constructor(private readonly catalogues: EngineCatalogues, private readonly options: EmbeddedEngineOptions = {}) {
     const fresh = (index: IndexName) => new IndexData(index, catalogues[index], options.compaction);
@@ -100,6 +103,18 @@ export class EmbeddedEngine implements SearchEngine {
     });
   }
 
+  /**
+   * Builds ahead, in slices that let requests interleave, what the common queries derive on
+   * first use (see warm-up.ts); settles when done, when `signal` aborts, when the engine closes
+   * or when it is being rebuilt after a damaged segment.
+   */
+  async warm(signal: AbortSignal): Promise<void> {
+    const stopped = () => signal.aborted || this.closed || this.persistence?.broken !== undefined;
+    for (const index of ['hosts', 'certificates'] as const) {
+      await runWarmSteps(warmSteps(index, this.catalogues[index], () => this.data[index]), stopped, (f) => this.guarded(f));
+    }
+  }
+
   /** Loads one segment file into an empty index (tools and the format fixture; serving opens through `persistence`). */
   openSegmentFile(index: IndexName, file: string): void {
     if (this.data[index].docs.idCount !== 0) throw new Error('openSegmentFile needs an empty index');
@@ -109,6 +124,7 @@ export class EmbeddedEngine implements SearchEngine {
 
   /** Checkpoints when the engine holds the whole store (it was opened) and changed since. */
   async close(): Promise<void> {
+    this.closed = true;
     for (const fd of this.openFiles.splice(0)) closeSync(fd);
     const p = this.persistence;
     if (!p) return;

@@ -26,6 +26,11 @@ class Terms {
     return this._postings;
   }
 
+  /** Decodes the block left on disk at restore, if not done yet (the background warm-up). */
+  load(): void {
+    if (this.pending) this.decode();
+  }
+
   idOf(term: string): number {
     const ids = this.ids;
     let id = ids.get(term);

@@ -47,8 +47,8 @@ export class RangeUnits {
    * sortedGroups(); `unitCount` bounds the unit ids.
    */
   unitsIn(slot: Slot, from: number, to: number, unitCount: number): Bitmap {
+    this.catchUp(slot);
     const n = this.column.length;
-    if (n - this.built > Math.max(this.minTail, this.built >>> 3)) this.build(slot);
     const current = this.view.sortedGroups();
     const rank = this.view.groupRank();
     const [a, b] = current === this.sorted ? [from, to] : [this.builtPosition(rank, from), this.builtPosition(rank, to)];
@@ -67,6 +67,11 @@ export class RangeUnits {
       ids[k++] = last = fwdUnit[j];
     }
     return bitmapOfSorted(ids.subarray(0, k));
+  }
+
+  /** Rebuilds when the tail of entries appended since the build grew too long to test one by one. */
+  catchUp(slot: Slot): void {
+    if (this.column.length - this.built > Math.max(this.minTail, this.built >>> 3)) this.build(slot);
   }
 
   /** The first built position whose group is at or after current position `p`. */

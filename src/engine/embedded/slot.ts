@@ -210,9 +210,15 @@ export class Slot {
 
   /** The token index, caught up; `pairs` when a phrase will be checked (adjacent-token pairs, see TokenIndex.catchUp). */
   tokens(pairs = false): TokenIndex {
-    if (!this.tokenIndex) this.tokenIndex = new TokenIndex();
+    this.tokenIndex ??= new TokenIndex();
     this.tokenIndex.catchUp(this.values, pairs);
     return this.tokenIndex;
+  }
+
+  /** Advances the token index with its pairs by at most `budget` values (background warm-up); true when caught up. */
+  warmTokens(budget: number): boolean {
+    this.tokenIndex ??= new TokenIndex();
+    return this.tokenIndex.catchUp(this.values, true, budget);
   }
 
   /** Value ordinals whose string value lower-cases to `lower`. */
@@ -232,9 +238,19 @@ export class Slot {
   }
 
   view(type: FieldType): TypedView {
+    const v = this.viewOf(type);
+    v.catchUp(this.values);
+    return v;
+  }
+
+  /** Advances the view of `type` by at most `budget` values (background warm-up); true when caught up. */
+  warmView(type: FieldType, budget: number): boolean {
+    return this.viewOf(type).catchUp(this.values, budget);
+  }
+
+  private viewOf(type: FieldType): TypedView {
     let v = this.views.get(type);
     if (!v) this.views.set(type, (v = new TypedView(type)));
-    v.catchUp(this.values);
     return v;
   }
 

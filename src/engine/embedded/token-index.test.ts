@@ -81,4 +81,42 @@ describe('TokenIndex phrases', () => {
       ),
     );
   });
+  it('ends up the same when caught up in budgeted steps, with appends and plain token catch-ups in between', () => {
+    const words = ['a', 'b', 'c', 'D'];
+    const word = fc.constantFrom(...words);
+    const text = fc.oneof(fc.array(word, { maxLength: 6 }).map((w) => w.join(' ')), fc.constant(7 as Leaf));
+    // Per step: values to append, then a catch-up with or without pairs and a budget (0 = none left).
+    const step = fc.tuple(fc.array(text, { maxLength: 4 }), fc.boolean(), fc.nat(4));
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 20 }), (steps) => {
+        const stepped = new TokenIndex();
+        const values: Leaf[] = [];
+        for (const [added, pairs, budget] of steps) {
+          values.push(...added);
+          const done = stepped.catchUp(values, pairs, budget);
+          if (done) assert.equal(stepped.catchUp(values, pairs, 0), true);
+        }
+        while (!stepped.catchUp(values, true, 1));
+        const whole = new TokenIndex();
+        whole.catchUp(values, true);
+        assert.deepEqual(stepped.tokens, whole.tokens);
+        for (let t = 0; t < whole.tokens.length; t++) {
+          assert.deepEqual(Array.from(stepped.values.bitmap(t).toUint32Array()), Array.from(whole.values.bitmap(t).toUint32Array()));
+        }
+        // Pairs and repeats, through every phrase of two and three words.
+        for (const a of words) {
+          for (const b of words) {
+            for (const c of ['', ...words]) {
+              const wanted = tokenize(`${a} ${b} ${c}`);
+              assert.deepEqual(
+                Array.from(stepped.phraseValues(values, wanted).toUint32Array()),
+                Array.from(whole.phraseValues(values, wanted).toUint32Array()),
+                wanted.join(' '),
+              );
+            }
+          }
+        }
+      }),
+    );
+  });
 });

@@ -34,14 +34,20 @@ export class TokenIndex {
   /**
    * Tokenises the values added since the last call. With `pairs` (phrase queries), token pairs
    * are recorded too, in the same pass when they are up to date, so a value is tokenised once;
-   * other token queries leave them out, since they cost about as much as the tokens.
+   * other token queries leave them out, since they cost about as much as the tokens. At most
+   * `budget` values are processed (the background warm-up advances in slices); true when caught
+   * up. Whatever the slicing, the index ends up the same as built in one call.
    */
-  catchUp(values: readonly Leaf[], pairs = false): void {
-    if (pairs && this.pairsUpTo < this.builtUpTo) this.catchUpPairs(values);
-    if (this.builtUpTo === values.length) return;
+  catchUp(values: readonly Leaf[], pairs = false, budget = Infinity): boolean {
+    if (pairs && this.pairsUpTo < this.builtUpTo) {
+      budget -= this.catchUpPairs(values, budget);
+      if (this.pairsUpTo < this.builtUpTo) return false;
+    }
+    if (this.builtUpTo === values.length) return true;
     const withPairs = pairs && this.pairsUpTo === this.builtUpTo;
+    const end = Math.min(values.length, this.builtUpTo + budget);
     const ts = this.scratch;
-    for (let v = this.builtUpTo; v < values.length; v++) {
+    for (let v = this.builtUpTo; v < end; v++) {
       const value = values[v];
       if (typeof value !== 'string') continue;
       ts.length = 0;
@@ -58,21 +64,25 @@ export class TokenIndex {
       }
       if (withPairs) this.addPairs(v, ts);
     }
-    this.builtUpTo = values.length;
-    if (withPairs) this.pairsUpTo = values.length;
+    this.builtUpTo = end;
+    if (withPairs) this.pairsUpTo = end;
+    return end === values.length;
   }
 
-  /** Records pairs of values tokenised before phrases were asked for. */
-  private catchUpPairs(values: readonly Leaf[]): void {
+  /** Records pairs of (at most `budget`) values tokenised before phrases were asked for; returns how many. */
+  private catchUpPairs(values: readonly Leaf[], budget: number): number {
     const ts = this.scratch;
-    for (let v = this.pairsUpTo; v < this.builtUpTo; v++) {
+    const from = this.pairsUpTo;
+    const end = Math.min(this.builtUpTo, from + budget);
+    for (let v = from; v < end; v++) {
       const value = values[v];
       if (typeof value !== 'string') continue;
       ts.length = 0;
       for (const tok of tokenize(value)) ts.push(this.ordOf.get(tok)!);
       this.addPairs(v, ts);
     }
-    this.pairsUpTo = this.builtUpTo;
+    this.pairsUpTo = end;
+    return end - from;
   }
 
   private addPairs(v: number, ts: readonly number[]): void {

@@ -56,4 +56,27 @@ describe('TypedView', () => {
       }
     }
   });
+  it('ends up the same when caught up in budgeted steps, with appends in between', () => {
+    const text = fc.oneof(fc.nat(40).map((n) => `10.0.${n % 3}.${n}`), fc.constantFrom('::1', '2001:db8::1', '::ffff:10.0.1.1', 'x'), fc.integer());
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(text, { maxLength: 5 }), fc.nat(4)), { minLength: 1, maxLength: 20 }), (steps) => {
+        const stepped = new TypedView('ip');
+        const values: Leaf[] = [];
+        for (const [added, budget] of steps) {
+          values.push(...added);
+          stepped.catchUp(values, budget);
+          // A query in between sees the order of the groups made so far.
+          stepped.sortedGroups();
+        }
+        while (!stepped.catchUp(values, 1));
+        const whole = new TypedView('ip');
+        whole.catchUp(values);
+        assert.deepEqual(Array.from(stepped.ordGroup.subarray(0, values.length)), Array.from(whole.ordGroup.subarray(0, values.length)));
+        assert.deepEqual(stepped.groupKey, whole.groupKey);
+        assert.deepEqual(stepped.groupOrds, whole.groupOrds);
+        assert.deepEqual(Array.from(stepped.sortedGroups()), Array.from(whole.sortedGroups()));
+        assert.deepEqual(Array.from(stepped.groupRank()), Array.from(whole.groupRank()));
+      }),
+    );
+  });
 });

@@ -65,8 +65,12 @@ export class TypedView {
 
   constructor(readonly type: FieldType) {}
 
-  catchUp(values: readonly Leaf[]): void {
-    if (this.builtUpTo === values.length) return;
+  /**
+   * Groups the values added since the last call, at most `budget` of them (the background
+   * warm-up advances in slices); true when caught up. Slicing changes nothing in the result.
+   */
+  catchUp(values: readonly Leaf[], budget = Infinity): boolean {
+    if (this.builtUpTo === values.length) return true;
     if (this.ordGroup.length < values.length) {
       let cap = this.ordGroup.length;
       while (cap < values.length) cap *= 2;
@@ -75,7 +79,8 @@ export class TypedView {
       this.ordGroup = next;
     }
     const ip = this.type === 'ip';
-    for (let v = this.builtUpTo; v < values.length; v++) {
+    const end = Math.min(values.length, this.builtUpTo + budget);
+    for (let v = this.builtUpTo; v < end; v++) {
       const value = values[v];
       let v4 = ip && typeof value === 'string' ? plainV4(value) : -1;
       let t: Typed | undefined;
@@ -105,7 +110,8 @@ export class TypedView {
       }
       this.ordGroup[v] = g;
     }
-    this.builtUpTo = values.length;
+    this.builtUpTo = end;
+    return end === values.length;
   }
 
   findGroup(t: Typed): number | undefined {

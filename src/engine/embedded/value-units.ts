@@ -22,10 +22,15 @@ export class ValueUnits {
 
   /** Units holding any of `ords` (ascending value ordinals of `slot`). */
   static unitsOf(slot: Slot, ords: Uint32Array): Bitmap {
+    return ValueUnits.forSlot(slot).units(slot, ords);
+  }
+
+  /** The slot's map, caught up (started over when the slot's column was replaced, e.g. compacted). */
+  static forSlot(slot: Slot): ValueUnits {
     let map = ValueUnits.of.get(slot);
     if (!map || map.column !== slot.fwdUnit) ValueUnits.of.set(slot, (map = new ValueUnits(slot.fwdUnit)));
     map.catchUp(slot);
-    return map.units(slot, ords);
+    return map;
   }
 
   private catchUp(slot: Slot): void {
