@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { SEGMENT_FORMAT_VERSION, SegmentReader, SegmentWriter } from './segment-codec.ts';
 import { Slot } from './slot.ts';
 
 describe('Slot.addUnit', () => {
@@ -41,5 +42,18 @@ describe('Slot.addUnit', () => {
     }
     add(300, ['v0', 'y']);
     check();
+  });
+  it('after a restore, looks values up and adds units as before it was written', () => {
+    const slot = new Slot('p');
+    for (let u = 0; u < 50; u++) slot.addUnit(u, [`v${u % 7}`, u]);
+    const w = new SegmentWriter();
+    slot.write(w);
+    const restored = new Slot('p');
+    restored.restore(SegmentReader.ofBlock(w.take(), SEGMENT_FORMAT_VERSION));
+    for (const s of [slot, restored]) s.addUnit(50, ['v3', 'new', 7]);
+    assert.deepEqual(restored.values, slot.values);
+    for (const v of slot.values) assert.equal(restored.dict.get(v), slot.dict.get(v), String(v));
+    assert.deepEqual(Array.from(restored.fwdOrd.data.subarray(0, restored.fwdOrd.length)), Array.from(slot.fwdOrd.data.subarray(0, slot.fwdOrd.length)));
+    assert.deepEqual(restored.postings.bitmap(restored.dict.get('v3')!).toArray(), slot.postings.bitmap(slot.dict.get('v3')!).toArray());
   });
 });

@@ -15,7 +15,8 @@ import { TokenIndex } from './token-index.ts';
 import { TypedView } from './typed-view.ts';
 
 export class Slot {
-  private _dict = new Map<Leaf, number>();
+  /** Undefined after a restore until first needed: phrase, range and token queries never look values up. */
+  private _dict: Map<Leaf, number> | undefined = new Map();
   private _values: Leaf[] = [];
   private _postings = new PostingTable();
   private _fwdUnit = new GrowableU32();
@@ -27,6 +28,12 @@ export class Slot {
 
   get dict(): Map<Leaf, number> {
     if (this.pending) this.decode();
+    if (!this._dict) {
+      const values = this._values;
+      const dict = new Map<Leaf, number>();
+      for (let v = 0; v < values.length; v++) dict.set(values[v], v);
+      this._dict = dict;
+    }
     return this._dict;
   }
 
@@ -86,8 +93,7 @@ export class Slot {
 
   /** Records the leaves of one (new) unit; units must arrive in ascending id order. */
   addUnit(unit: number, leaves: readonly Leaf[]): void {
-    if (this.pending) this.decode();
-    const dict = this._dict;
+    const dict = this.dict;
     const fwdOrd = this._fwdOrd;
     const from = fwdOrd.length;
     for (let i = 0; i < leaves.length; i++) {
@@ -179,10 +185,8 @@ export class Slot {
 
   restore(r: SegmentReader): void {
     const values = r.scalars() as Leaf[];
-    const dict = new Map<Leaf, number>();
-    for (let v = 0; v < values.length; v++) dict.set(values[v], v);
     this._values = values;
-    this._dict = dict;
+    this._dict = undefined;
     this._postings = new PostingTable();
     this._postings.restore(r);
     this._fwdUnit = GrowableU32.of(r.u32s());
