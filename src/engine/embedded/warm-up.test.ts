@@ -1,5 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { catalogueFor } from '../../model/field-catalogue.ts';
 import { compileQuery } from '../../query/index.ts';
 import { EmbeddedEngine } from './embedded-engine.ts';
@@ -29,10 +32,32 @@ describe('engine warm-up', () => {
     for (const c of calls) assert.ok(Number.isInteger(c.budget) && c.budget >= 1);
   });
 
-  it('answers as an engine never warmed, while warming and after, with writes in between', async () => {
-    const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
-    const warmed = new EmbeddedEngine(catalogues);
-    const cold = new EmbeddedEngine(catalogues);
+  for (const reopened of [false, true]) {
+    it(`answers as an engine never warmed, while warming and after, with writes in between${reopened ? ' (reopened from segments)' : ''}`, async () => {
+      await answersAsCold(reopened);
+    });
+  }
+});
+
+/** A warmed engine and a cold one, both in memory or both reopened from the same segments. */
+async function answersAsCold(reopened: boolean): Promise<void> {
+  const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
+  const dir = reopened ? mkdtempSync(join(tmpdir(), 'periscope-warm-')) : undefined;
+  try {
+    if (dir) {
+      const first = new EmbeddedEngine(catalogues, { dir });
+      first.persistence!.open();
+      for (let i = 0; i < 400; i++) first.upsert('hosts', realisticHost(i).id, realisticHost(i).doc);
+      first.persistence!.checkpoint();
+      first.persistence!.close();
+    }
+    const open = () => {
+      const e = new EmbeddedEngine(catalogues, dir === undefined ? {} : { dir });
+      if (dir) assert.equal(e.persistence!.open().loaded, true);
+      return e;
+    };
+    const warmed = open();
+    const cold = open();
     const put = (i: number) => {
       const { id, doc } = realisticHost(i);
       warmed.upsert('hosts', id, doc);
@@ -48,7 +73,7 @@ describe('engine warm-up', () => {
         assert.deepEqual(warmed.search('hosts', { query, limit: 50 }), cold.search('hosts', { query, limit: 50 }), when);
       }
     };
-    for (let i = 0; i < 400; i++) put(i);
+    if (!dir) for (let i = 0; i < 400; i++) put(i);
     const warming = warmed.warm(new AbortController().signal);
     for (let k = 0; k < 10; k++) {
       await turn();
@@ -59,5 +84,9 @@ describe('engine warm-up', () => {
     await warming;
     for (let i = 410; i < 460; i++) put(i);
     agree('after warming');
-  });
-});
+    await warmed.close();
+    await cold.close();
+  } finally {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -49,8 +49,8 @@ function slotOf(data: IndexData, path: string): Slot | undefined {
  */
 export function warmSteps(index: IndexName, catalogue: FieldCatalogue, data: () => IndexData): WarmStep[] {
   const steps: WarmStep[] = [
-    () => (data().fulltext.tokens.load(), true),
-    () => (data().fulltext.keywords.load(), true),
+    (budget) => data().fulltext.tokens.load(budget),
+    (budget) => data().fulltext.keywords.load(budget),
   ];
   for (const path of HOT[index].ranges) {
     const type = catalogue.get(path)?.type;
