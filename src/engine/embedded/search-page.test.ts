@@ -34,7 +34,9 @@ const queries: readonly ResolvedQuery[] = [
   // Matches together in one stretch of the order (hosts are ordered by address), blocks away
   // from both ends: walking pages skip the empty blocks before them in either direction.
   field('ip', range('10.0.36.0', '10.0.39.255')),
-  or(field('ip', range('10.0.8.0', '10.0.8.20')), field('ip', range('10.0.40.0', '10.0.40.9'))),
+  field('ip', range('10.0.48.0', '10.0.48.20')),
+  field('ip', range('10.0.8.0', '10.0.8.20')),
+  or(field('ip', range('10.0.0.200', '10.0.0.220')), field('ip', range('10.0.40.0', '10.0.40.9'))),
 ];
 
 function ids(engine: SearchEngine, request: SearchRequest): { total: number; ids: string[]; more: boolean } {
