@@ -21,6 +21,10 @@ test('parseOptions: defaults and flags', () => {
   assert.equal(o.options.runs, 5);
   assert.equal(o.options.http, true);
   assert.equal(o.options.out, 'x.json');
+  assert.equal(o.options.dataDir, undefined);
+  const kept = parseOptions(['--http', '--data-dir', '/tmp/kept']);
+  assert.ok(kept.ok);
+  assert.equal(kept.options.dataDir, '/tmp/kept');
 });
 
 test('parseOptions: errors are values', () => {
@@ -28,6 +32,7 @@ test('parseOptions: errors are values', () => {
   assert.equal(parseOptions(['--hosts', '0']).ok, false);
   assert.equal(parseOptions(['--hosts', 'many']).ok, false);
   assert.equal(parseOptions(['--frobnicate']).ok, false);
+  assert.equal(parseOptions(['--http', '--data-dir']).ok, false);
 });
 
 test('percentile is nearest-rank; summarize and geomean', () => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under src/ and test/ with node's test runner through tsx. Node 20's
+// Runs every *.test.ts under src/, test/ and bench/ with node's test runner through tsx. Node 20's
 // `node --test` does not discover .ts files by itself, so the files are listed here.
 // Usage: npm test [-- <substring filter>...]
 import { readdirSync, statSync } from 'node:fs';
@@ -17,7 +17,7 @@ function walk(dir) {
     else if (name.endsWith('.test.ts')) files.push(relative(root, p));
   }
 }
-for (const d of ['src', 'test']) {
+for (const d of ['src', 'test', 'bench']) {
   try { walk(join(root, d)); } catch { /* folder absent */ }
 }
 files.sort();
