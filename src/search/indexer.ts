@@ -8,6 +8,7 @@ import type { IndexName } from '../model/field-def.ts';
 import type { Doc, EnginePersistence, SortPosition } from '../engine/search-engine.ts';
 import type { DocumentRepository, PutResult, Store, StoredDocument } from '../store/store.ts';
 import type { SearchContext } from './search-context.ts';
+import { isJsonData } from './is-json-data.ts';
 
 /** How the engine came up: from its segments (plus the journaled tail), or from the whole store. */
 export interface RebuildReport {
@@ -25,6 +26,9 @@ export interface PutItem {
   readonly doc: Record<string, unknown>;
   readonly observedAt: string;
 }
+
+/** A current document to index. */
+type Current = Pick<StoredDocument, 'id' | 'doc'>;
 
 /** Certificate fields that are not worth indexing inside every host presenting the certificate. */
 const HEAVY_CERT_KEYS = new Set(['raw', 'zlint']);
@@ -156,7 +160,7 @@ export class Indexer {
     };
   }
 
-  private async indexHosts(stored: readonly StoredDocument[]): Promise<void> {
+  private async indexHosts(stored: readonly Current[]): Promise<void> {
     const fps = [...new Set(stored.flatMap((s) => fingerprintsOf(s.doc)))];
     const certs = new Map<string, Record<string, unknown>>();
     for (let i = 0; i < fps.length; i += 500) {
@@ -170,8 +174,7 @@ export class Indexer {
     const results = await this.ctx.store.documents.putMany(index, items);
     const changed = [...new Set(items.filter((_, i) => results[i].outcome !== 'unchanged').map((it) => it.id))];
     if (changed.length > 0) {
-      // Re-read the current versions: an observation older than the current one changes history only.
-      const current = await this.ctx.store.documents.getMany(index, changed);
+      const current = await this.currentAfterPut(index, items, results);
       if (index === 'hosts') await this.indexHosts(current);
       else {
         for (const c of current) this.ctx.engine.upsert('certificates', c.id, c.doc);
@@ -185,6 +188,28 @@ export class Indexer {
     }
     if (changed.length > 0 && this.listeners.length > 0) await this.emitChanged(index, changed);
     return results;
+  }
+
+  /**
+   * The current versions of the documents `items` changed. An update is read back from the store:
+   * it may be an observation older than the current version, which changes history only. A
+   * creation is current as given when its id is alone in the batch (nothing before it, nothing
+   * after it) and the document is JSON data, which the store reads back unchanged: then reading
+   * it back (a query, a parse and a second copy of the batch alive at once) is skipped.
+   */
+  private async currentAfterPut(index: IndexName, items: readonly PutItem[], results: readonly PutResult[]): Promise<Current[]> {
+    const times = new Map<string, number>();
+    for (const it of items) times.set(it.id, (times.get(it.id) ?? 0) + 1);
+    const given: Current[] = [];
+    const reread = new Set<string>();
+    for (let i = 0; i < items.length; i++) {
+      const { id, doc } = items[i];
+      const outcome = results[i].outcome;
+      if (outcome === 'created' && times.get(id) === 1 && isJsonData(doc)) given.push({ id, doc });
+      else if (outcome !== 'unchanged') reread.add(id);
+    }
+    if (reread.size === 0) return given;
+    return given.concat(await this.ctx.store.documents.getMany(index, [...reread]));
   }
 
   private maybeCheckpoint(p: EnginePersistence): void {
