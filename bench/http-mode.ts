@@ -161,8 +161,10 @@ export async function runHttpMode(o: BenchOptions, corpusPath: string, params: Q
 
     const app = await buildApp({ ctx: runtime.ctx, auth: runtime.auth, rateLimit: config.rateLimit, bodyLimit: config.bodyLimit, logger: false, version: VERSION });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    // The server checks every document's hit in the background after start; not part of the timings.
+    // After start the server checks every document's hit and warms the engine's query structures
+    // in the background; neither is part of the timings.
     await app.renderingAhead();
+    await app.engineWarming();
     try {
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
