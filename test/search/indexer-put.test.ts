@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { openStore } from '../../src/store/index.ts';
+import { reachablePostgres, testSchemas } from '../support/pg-test-schemas.ts';
 import type { Store } from '../../src/store/store.ts';
 import { catalogueFor } from '../../src/model/field-catalogue.ts';
 import type { IndexName } from '../../src/model/field-def.ts';
@@ -187,23 +187,9 @@ describe('Indexer.put on SQLite', () => {
 });
 
 describe('Indexer.put on PostgreSQL', async () => {
-  // As in test/store/postgres.test.ts: an unreachable server is a failure, not a skip.
-  const url = process.env.PERISCOPE_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
-  const schemas: string[] = [];
-  const pgStore = () => {
-    const schema = `periscope_indexer_put_${process.pid}_${schemas.length}`;
-    schemas.push(schema);
-    return openStore({ kind: 'postgres', url, schema });
-  };
-  after(async () => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      for (const schema of schemas) await client.query(`drop schema if exists ${schema} cascade`);
-    } finally {
-      await client.end();
-    }
-  });
+  const url = await reachablePostgres();
+  const freshSchema = testSchemas(url, 'periscope_indexer_put');
+  const pgStore = () => openStore({ kind: 'postgres', url, schema: freshSchema() });
   it('indexes what the store reads back: demo data, awkward values, late and repeated writes', () => scenario(pgStore));
   it('indexes what the store reads back: the ingest fixtures', () => ingestFixtures(pgStore));
 });

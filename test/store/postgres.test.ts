@@ -3,10 +3,11 @@
  * PERISCOPE_TEST_PG_URL). An unreachable server is a failure, not a skip: the PostgreSQL dialect
  * must be tested wherever the suite runs.
  */
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { openStore } from '../../src/store/index.ts';
+import { reachablePostgres, testSchemas } from '../support/pg-test-schemas.ts';
 import { runStoreSuite } from './store-suite.ts';
 import { runPageReaderSuite } from './page-reader-suite.ts';
 import { runAsmStoreSuite } from './asm-suite.ts';
@@ -15,48 +16,8 @@ import { runAsmAnnotationSuite } from './asm-annotation-suite.ts';
 import { runSavedQuerySuite } from './asm-saved-query-suite.ts';
 import { migrations as allMigrations } from '../../src/store/migrations.ts';
 
-const candidates = process.env.PERISCOPE_TEST_PG_URL
-  ? [process.env.PERISCOPE_TEST_PG_URL]
-  : ['postgres://root@127.0.0.1:5432/test', 'postgres://postgres@127.0.0.1:5432/test'];
-
-async function reachable(): Promise<string> {
-  const errors: string[] = [];
-  for (const url of candidates) {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-    try {
-      await client.connect();
-      await client.query('select 1');
-      return url;
-    } catch (err) {
-      errors.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      await client.end().catch(() => {});
-    }
-  }
-  throw new Error(
-    `PostgreSQL store tests need a server; none reachable (set PERISCOPE_TEST_PG_URL to override):\n  ${errors.join('\n  ')}`,
-  );
-}
-
-const url = await reachable();
-const run = `periscope_test_${process.pid}_${Date.now().toString(36)}`;
-const schemas: string[] = [];
-
-function freshSchema(): string {
-  const schema = `${run}_${schemas.length}`;
-  schemas.push(schema);
-  return schema;
-}
-
-after(async () => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const schema of schemas) await client.query(`drop schema if exists ${schema} cascade`);
-  } finally {
-    await client.end();
-  }
-});
+const url = await reachablePostgres();
+const freshSchema = testSchemas(url, 'periscope_test');
 
 runStoreSuite('postgres store', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
 runPageReaderSuite('postgres page reader', () => openStore({ kind: 'postgres', url, schema: freshSchema() }));
