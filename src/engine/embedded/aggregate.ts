@@ -9,8 +9,6 @@
  */
 import type { FieldDef } from '../../model/field-def.ts';
 import type { AggregateResult } from '../search-engine.ts';
-import { relativePath } from '../../model/values-of.ts';
-import { nestedRootOf } from '../reference/nested-root.ts';
 import { keyString } from '../reference/typed-value.ts';
 import { compareBuckets, type Bucket } from '../reference/buckets.ts';
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
@@ -125,12 +123,10 @@ export function aggregateField(
 ): AggregateResult {
   const none = { total: 0, totalOmitted: 0, buckets: [] };
   if (!field || match.isEmpty) return none;
-  const root = nestedRootOf(data.catalogue, field.docPath);
-  const part = root === undefined ? undefined : data.nested.get(root);
-  if (root !== undefined && !part) return none;
+  const at = data.slotAt(field.docPath);
+  if (!at?.slot) return none;
+  const { part, slot } = at;
   const scope = part ? part.scope : data.docs;
-  const slot = part ? part.scope.slots.get(field.docPath === root ? '' : relativePath(field.docPath, root!)) : data.docs.slots.get(field.docPath);
-  if (!slot) return none;
   const view = slot.view(field.type);
   const groups = view.groupKey.length;
   // The units are every element of a matching document, whether or not it matched the query

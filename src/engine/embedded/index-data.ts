@@ -13,6 +13,9 @@ import { GrowableU32 } from './growable.ts';
 import { NestedDocPostings } from './nested-doc-postings.ts';
 import { OrderIndex } from './order-index.ts';
 import { Scope } from './scope.ts';
+import type { Slot } from './slot.ts';
+import { nestedRootOf } from '../reference/nested-root.ts';
+import { relativePath } from '../../model/values-of.ts';
 import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
@@ -177,6 +180,18 @@ export class IndexData {
     for (const root of catalogue.nestedRoots) this.nested.set(root, new NestedPart(root, this.fulltext));
     this.roots = new Set(catalogue.nestedRoots);
     this.order = new OrderIndex(this.orderKeys, this.ids);
+  }
+
+  /**
+   * Where the values at document path `path` are kept: the slot of the document scope, or of the
+   * nested part whose root holds the path (under the path relative to that root); undefined
+   * when the path's nested part is missing.
+   */
+  slotAt(path: string): { part: NestedPart | undefined; slot: Slot | undefined } | undefined {
+    const root = nestedRootOf(this.catalogue, path);
+    if (root === undefined) return { part: undefined, slot: this.docs.slots.get(path) };
+    const part = this.nested.get(root);
+    return part && { part, slot: part.scope.slots.get(path === root ? '' : relativePath(path, root)) };
   }
 
   /**

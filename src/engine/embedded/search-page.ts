@@ -184,7 +184,7 @@ function indexOf(docs: Uint32Array, doc: number): number {
 
 function sortedPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, request: SearchRequest): SearchResult {
   const sort = request.sort!;
-  const columns = sort.map((s) => new SortColumn(data, catalogue, catalogue.get(s.field)));
+  const columns = sort.map((s) => new SortColumn(data, catalogue.get(s.field)));
   const { rank } = data.order;
   const n = columns.length;
   const docs = match.toUint32Array();

@@ -2,9 +2,7 @@
  * A sort field read for ranking: each document's first value (in document order, the first
  * element's first value for nested fields) as its group's rank in the field's sorted typed view.
  */
-import type { FieldCatalogue, FieldDef } from '../../model/field-def.ts';
-import { relativePath } from '../../model/values-of.ts';
-import { nestedRootOf } from '../reference/nested-root.ts';
+import type { FieldDef } from '../../model/field-def.ts';
 import { positionValue } from '../reference/typed-value.ts';
 import type { IndexData, NestedPart } from './index-data.ts';
 import type { Slot } from './slot.ts';
@@ -18,14 +16,11 @@ export class SortColumn {
   readonly groups: number;
   private readonly rank: Int32Array;
 
-  constructor(data: IndexData, catalogue: FieldCatalogue, readonly field: FieldDef | undefined) {
+  constructor(data: IndexData, readonly field: FieldDef | undefined) {
     if (field) {
-      const root = nestedRootOf(catalogue, field.docPath);
-      if (root === undefined) this.slot = data.docs.slots.get(field.docPath);
-      else {
-        this.part = data.nested.get(root);
-        this.slot = this.part?.scope.slots.get(field.docPath === root ? '' : relativePath(field.docPath, root));
-      }
+      const at = data.slotAt(field.docPath);
+      this.part = at?.part;
+      this.slot = at?.slot;
       this.view = this.slot?.view(field.type);
     }
     this.groups = this.view ? this.view.groupKey.length : 0;

@@ -13,8 +13,6 @@
  * → unit map of phrase fields (`services.banner`). Decoding a slot's block stays one call.
  */
 import type { FieldCatalogue, IndexName } from '../../model/field-def.ts';
-import { relativePath } from '../../model/values-of.ts';
-import { nestedRootOf } from '../reference/nested-root.ts';
 import type { IndexData } from './index-data.ts';
 import { rangeUnits } from './range-units.ts';
 import type { Slot } from './slot.ts';
@@ -37,10 +35,7 @@ const SLICE_MS = 15;
 const FIRST_BUDGET = 256;
 
 function slotOf(data: IndexData, path: string): Slot | undefined {
-  const root = nestedRootOf(data.catalogue, path);
-  const part = root === undefined ? undefined : data.nested.get(root);
-  if (!part) return data.docs.slots.get(path);
-  return part.scope.slots.get(path === part.root ? '' : relativePath(path, part.root));
+  return data.slotAt(path)?.slot;
 }
 
 /**
