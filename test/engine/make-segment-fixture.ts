@@ -4,12 +4,13 @@
  * version (`npx tsx test/engine/make-segment-fixture.ts`); committed fixtures are never rewritten,
  * so segment-fixture.test.ts proves every released format stays readable.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { EmbeddedEngine } from '../../src/engine/index.ts';
 import { SEGMENT_FORMAT_VERSION } from '../../src/engine/embedded/segment-codec.ts';
+import type { Manifest } from '../../src/engine/embedded/engine-directory.ts';
 import { fixtureCatalogues } from './fixture-catalogue.ts';
 import { certificateEntries, certificateOps, hostEntries, hostOps } from './arbitraries.ts';
 import { load, write } from './compare-engines.ts';
@@ -24,13 +25,21 @@ const [certificateWrites] = fc.sample(certificateOps.filter((o) => o.length >= 2
 const dir = mkdtempSync(join(tmpdir(), 'periscope-fixture-'));
 const engine = new EmbeddedEngine(fixtureCatalogues, { dir });
 engine.persistence!.open();
+engine.persistence!.mergeEnabled = false;
+// From format 4 on, the writes go to a delta segment on top of the full one: the fixture holds
+// both (`<index>.seg`, `<index>.delta-1.seg`), and the test applies them in that order.
 load([engine], 'hosts', hosts);
-write([engine], 'hosts', hosts, hostWrites);
 load([engine], 'certificates', certificates);
+engine.persistence!.checkpoint();
+write([engine], 'hosts', hosts, hostWrites);
 write([engine], 'certificates', certificates, certificateWrites);
 engine.persistence!.checkpoint();
 mkdirSync(out, { recursive: true });
-for (const name of readdirSync(dir)) if (name.endsWith('.seg')) cpSync(join(dir, name), join(out, name.replace(/-\d+\.seg$/, '.seg')));
+const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+for (const [index, entry] of Object.entries(manifest.segments)) {
+  cpSync(join(dir, entry.file), join(out, `${index}.seg`));
+  (entry.deltas ?? []).forEach((d, i) => cpSync(join(dir, d.file), join(out, `${index}.delta-${i + 1}.seg`)));
+}
 writeFileSync(join(out, 'documents.json'), JSON.stringify({ hosts, hostWrites, certificates, certificateWrites }, null, 1) + '\n');
 rmSync(dir, { recursive: true, force: true });
 console.log(`wrote ${out}: ${engine.size('hosts')} hosts, ${engine.size('certificates')} certificates`);

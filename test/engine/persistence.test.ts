@@ -113,7 +113,10 @@ describe('engine segments', () => {
       assert.ok(r2.loaded);
       assert.equal(r2.tail.size, 0);
       assert.equal(c.size('hosts'), 2);
-      assert.equal(segmentFiles(dir).length, 2, 'older generations are deleted');
+      const listed = Object.values(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).segments as Record<string, { file: string; deltas?: { file: string }[] }>)
+        .flatMap((s) => [s.file, ...(s.deltas ?? []).map((d) => d.file)]);
+      assert.deepEqual(segmentFiles(dir).sort(), listed.sort(), 'older generations are deleted');
+      assert.equal(listed.length, 3, 'hosts: the full segment and a delta; certificates: the full segment');
     });
   });
 
@@ -187,8 +190,8 @@ describe('engine segments', () => {
       assert.ok(r.loaded, 'the eager section is intact: opening succeeds');
       let seen: unknown;
       c.persistence!.onCorrupt((err) => (seen = err));
-      // A checkpoint copies every undecoded block and checks it.
-      assert.throws(() => c.persistence!.checkpoint(), /checksum/);
+      // A full checkpoint copies every undecoded block and checks it.
+      assert.throws(() => c.persistence!.checkpoint(true), /checksum/);
       assert.ok(seen, 'listeners are told');
       assert.equal(c.size('hosts'), 0);
       assert.throws(() => c.search('hosts', { query: all, limit: 1 }), /being rebuilt/);

@@ -115,11 +115,16 @@ export class EmbeddedEngine implements SearchEngine {
     }
   }
 
-  /** Loads one segment file into an empty index (tools and the format fixture; serving opens through `persistence`). */
-  openSegmentFile(index: IndexName, file: string): void {
+  /**
+   * Loads one full segment file, then the delta segments written after it in order, into an
+   * empty index (tools and the format fixtures; serving opens through `persistence`).
+   */
+  openSegmentFile(index: IndexName, file: string, deltas: readonly string[] = []): void {
     if (this.data[index].docs.idCount !== 0) throw new Error('openSegmentFile needs an empty index');
-    const fd = restoreSegment(this.data[index], file);
-    if (fd !== undefined) this.openFiles.push(fd);
+    for (const [f, delta] of [[file, false], ...deltas.map((d) => [d, true] as const)] as const) {
+      const fd = restoreSegment(this.data[index], f, undefined, delta);
+      if (fd !== undefined) this.openFiles.push(fd);
+    }
   }
 
   /** Checkpoints when the engine holds the whole store (it was opened) and changed since. */
@@ -128,7 +133,8 @@ export class EmbeddedEngine implements SearchEngine {
     for (const fd of this.openFiles.splice(0)) closeSync(fd);
     const p = this.persistence;
     if (!p) return;
-    if (p.opened && p.dirty) p.checkpoint();
+    // A clean close leaves one full segment per index: the next open reads no deltas.
+    if (p.opened && (p.dirty || p.hasDeltas)) p.checkpoint(true);
     p.close();
   }
 }

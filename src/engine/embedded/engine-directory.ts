@@ -20,6 +20,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { FieldCatalogue, IndexName } from '../../model/field-def.ts';
 import type { CheckpointInfo, EnginePersistence, OpenResult } from '../search-engine.ts';
 import type { EngineCatalogues } from '../reference/reference-engine.ts';
@@ -51,7 +52,7 @@ export function indexingFingerprint(catalogues: EngineCatalogues): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
-export interface SegmentEntry {
+export interface SegmentFile {
   readonly file: string;
   readonly formatVersion: number;
   readonly bytes: number;
@@ -59,8 +60,24 @@ export interface SegmentEntry {
   readonly documents: number;
 }
 
+/** A full segment and (manifest 2+) the delta segments applied on top of it, oldest first. */
+export interface SegmentEntry extends SegmentFile {
+  readonly deltas?: readonly SegmentFile[];
+}
+
+/** 1: one full segment per index. 2: a full segment plus deltas (format 4+). */
+export const MANIFEST_VERSION = 2;
+
+/**
+ * A merge starts once an index's deltas add up to this share of its full segment's bytes (the
+ * deltas are then rewritten into one full segment off the event loop, see merge-worker.ts).
+ */
+export const MERGE_SHARE = 0.25;
+/** Or once there are this many deltas (each costs a block read per slot it touched at first use). */
+export const MERGE_DELTAS = 24;
+
 export interface Manifest {
-  readonly manifestVersion: 1;
+  readonly manifestVersion: 1 | 2;
   readonly generation: number;
   readonly fingerprint: string;
   readonly createdAt: string;
@@ -138,7 +155,7 @@ export function readJournal(file: string, into: Map<IndexName, Set<string>>): bo
  * Checks a segment file and loads it into an empty IndexData; throws CorruptSegmentError when
  * it cannot be trusted. Returns the file descriptor left open for blocks not decoded yet.
  */
-export function restoreSegment(data: IndexData, file: string, expect?: { formatVersion: number; crc32: number; file: string }): number | undefined {
+export function restoreSegment(data: IndexData, file: string, expect?: { formatVersion: number; crc32: number; file: string }, delta = false): number | undefined {
   const r = SegmentReader.open(file);
   try {
     if (expect && (r.header.version !== expect.formatVersion || r.header.crc !== expect.crc32)) {
@@ -148,7 +165,8 @@ export function restoreSegment(data: IndexData, file: string, expect?: { formatV
       throw new CorruptSegmentError(`${file}: format version ${r.header.version} is not one this program reads`);
     }
     // Each structure decodes the layouts of every version up to the current one.
-    data.restore(r);
+    if (delta) data.restoreDelta(r);
+    else data.restore(r);
     if (!r.atEnd) throw new CorruptSegmentError(`${file}: bytes left after the index`);
   } catch (err) {
     const fd = r.close();
@@ -156,6 +174,46 @@ export function restoreSegment(data: IndexData, file: string, expect?: { formatV
     throw err;
   }
   return r.close();
+}
+
+/**
+ * Loads a full segment and its deltas (a manifest entry) into an empty IndexData; returns the
+ * descriptors left open for blocks not decoded yet. Throws CorruptSegmentError as restoreSegment.
+ */
+export function restoreChain(data: IndexData, dir: string, entry: SegmentEntry, fds: number[]): void {
+  const fd = restoreSegment(data, join(dir, entry.file), entry);
+  if (fd !== undefined) fds.push(fd);
+  for (const d of entry.deltas ?? []) {
+    const dfd = restoreSegment(data, join(dir, d.file), d, true);
+    if (dfd !== undefined) fds.push(dfd);
+  }
+}
+
+/** Writes one segment file (`fill` writes its body) as `<file>.tmp`, fsynced, then renamed; the caller fsyncs the directory. */
+export function writeSegmentFile(dir: string, file: string, fill: (w: SegmentWriter) => void): { bytes: number; crc: number } {
+  const tmp = join(dir, `${file}.tmp`);
+  const fd = openSync(tmp, 'w');
+  let info: { bytes: number; crc: number };
+  try {
+    const w = new SegmentWriter(fd);
+    fill(w);
+    info = w.finish();
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, join(dir, file));
+  return info;
+}
+
+/** A merge running on a worker thread: the chain it rewrites and the file it writes. */
+interface RunningMerge {
+  readonly index: IndexName;
+  readonly base: string;
+  readonly deltas: readonly string[];
+  readonly file: string;
+  readonly worker: Worker;
+  readonly done: Promise<void>;
 }
 
 export class EngineDirectory implements EnginePersistence {
@@ -252,7 +310,7 @@ export class EngineDirectory implements EnginePersistence {
     } catch {
       throw new CorruptSegmentError('manifest is not valid JSON');
     }
-    if (m.manifestVersion !== 1) throw new CorruptSegmentError(`unknown manifest version ${String(m.manifestVersion)}`);
+    if (m.manifestVersion !== 1 && m.manifestVersion !== 2) throw new CorruptSegmentError(`unknown manifest version ${String(m.manifestVersion)}`);
     return m;
   }
 
@@ -280,10 +338,11 @@ export class EngineDirectory implements EnginePersistence {
       for (const index of INDEXES) {
         const entry = m.segments[index];
         if (!entry) throw new CorruptSegmentError(`manifest lists no ${index} segment`);
-        const fd = restoreSegment(this.data[index], join(this.dir, entry.file), entry);
-        if (fd !== undefined) this.segmentFds.push(fd);
+        restoreChain(this.data[index], this.dir, entry, this.segmentFds);
       }
       this.manifest = m;
+      // The next checkpoint may append a delta to these segments.
+      for (const index of INDEXES) this.data[index].markSaved();
     } catch (err) {
       for (const index of INDEXES) this.data[index] = this.fresh(index);
       for (const fd of this.segmentFds.splice(0)) closeSync(fd);
@@ -361,17 +420,26 @@ export class EngineDirectory implements EnginePersistence {
     this.sinceBroken = undefined;
   }
 
-  checkpoint(): CheckpointInfo {
+  /** With `full`, every index is written whole (a merge on the event loop, as at a clean close). */
+  checkpoint(full = false): CheckpointInfo {
     try {
-      return this.write();
+      return this.write(full);
     } catch (err) {
+      // What the failed checkpoint wrote is not listed: the next one writes the whole index.
+      for (const index of INDEXES) this.data[index].forgetChanges();
       // Copying a block checks its checksum: damage found here is handled as in a query.
       if (err instanceof CorruptSegmentError) this.corrupted(err);
       throw err;
     }
   }
 
-  private write(): CheckpointInfo {
+  /**
+   * Writes what changed since the last checkpoint: per index a delta segment appended to the
+   * manifest's chain when the index recorded its changes since (IndexData.deltaReady), else
+   * (or with `full`) a full segment replacing the chain. Deltas grown past MERGE_SHARE of their
+   * full segment are merged into a new one by a worker thread (merge()).
+   */
+  private write(full: boolean): CheckpointInfo {
     if (!this.opened) throw new Error('checkpoint before open(): the engine does not hold the whole store');
     if (this.shared) return { generation: this.manifest?.generation ?? 0, bytes: 0, ms: 0 };
     const started = performance.now();
@@ -395,41 +463,168 @@ export class EngineDirectory implements EnginePersistence {
     }
     const segments = {} as Record<IndexName, SegmentEntry>;
     let bytes = 0;
+    const stamp = String(generation).padStart(8, '0');
     for (const index of INDEXES) {
-      const file = `${index}-${String(generation).padStart(8, '0')}.seg`;
-      const tmp = join(this.dir, `${file}.tmp`);
-      const fd = openSync(tmp, 'w');
-      let info: { bytes: number; crc: number };
-      try {
-        const w = new SegmentWriter(fd);
-        this.data[index].write(w);
-        info = w.finish();
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
+      const data = this.data[index];
+      const prev = this.manifest?.segments[index];
+      if (!full && prev && data.deltaReady) {
+        if (!data.changedSinceSaved.changed) {
+          segments[index] = prev;
+          continue;
+        }
+        const file = `${index}-${stamp}.delta.seg`;
+        const info = writeSegmentFile(this.dir, file, (w) => data.writeDelta(w));
+        const delta: SegmentFile = { file, formatVersion: SEGMENT_FORMAT_VERSION, bytes: info.bytes, crc32: info.crc, documents: data.docs.liveCount };
+        segments[index] = { ...prev, documents: data.docs.liveCount, deltas: [...(prev.deltas ?? []), delta] };
+        bytes += info.bytes;
+        continue;
       }
-      renameSync(tmp, join(this.dir, file));
-      segments[index] = { file, formatVersion: SEGMENT_FORMAT_VERSION, bytes: info.bytes, crc32: info.crc, documents: this.data[index].docs.liveCount };
+      const file = `${index}-${stamp}.seg`;
+      const info = writeSegmentFile(this.dir, file, (w) => data.write(w));
+      segments[index] = { file, formatVersion: SEGMENT_FORMAT_VERSION, bytes: info.bytes, crc32: info.crc, documents: data.docs.liveCount };
       bytes += info.bytes;
     }
     fsyncDir(this.dir);
-    const manifest: Manifest = { manifestVersion: 1, generation, fingerprint: this.fingerprint, createdAt: new Date().toISOString(), segments };
+    this.writeManifest(generation, segments);
+    for (const index of INDEXES) this.data[index].markSaved();
+    // The new state is durable: older segments, leftovers of killed checkpoints and covered journals go.
+    this.removeStale();
+    this.covered = new Set();
+    this.pending = 0;
+    this.dirty = false;
+    for (const index of INDEXES) this.maybeMerge(index);
+    return { generation, bytes, ms: performance.now() - started };
+  }
+
+  private writeManifest(generation: number, segments: Record<IndexName, SegmentEntry>): void {
+    const manifest: Manifest = { manifestVersion: MANIFEST_VERSION, generation, fingerprint: this.fingerprint, createdAt: new Date().toISOString(), segments };
     writeFileAtomic(this.dir, MANIFEST_FILE, JSON.stringify(manifest, null, 2) + '\n');
     this.manifest = manifest;
-    // The new state is durable: older segments, leftovers of killed checkpoints and covered journals go.
-    const live = new Set(Object.values(segments).map((s) => s.file));
+  }
+
+  /** Deletes segment files the manifest does not list (but not those a running merge writes) and covered journals. */
+  private removeStale(): void {
+    const live = new Set<string>();
+    for (const s of Object.values(this.manifest!.segments)) {
+      live.add(s.file);
+      for (const d of s.deltas ?? []) live.add(d.file);
+    }
+    for (const m of this.merges.values()) live.add(m.file);
     for (const name of readdirSync(this.dir)) {
       const stale = (name.endsWith('.seg') && !live.has(name)) || (name.endsWith('.seg.tmp') && !live.has(name.slice(0, -4)));
       if (stale || this.covered.has(name)) rmSync(join(this.dir, name), { force: true });
     }
-    this.covered = new Set();
-    this.pending = 0;
-    this.dirty = false;
-    return { generation, bytes, ms: performance.now() - started };
   }
+
+  /** Merges running on worker threads, per index. */
+  private readonly merges = new Map<IndexName, RunningMerge>();
+  /** Merges are started by checkpoints (tests turn them off to keep deltas). */
+  mergeEnabled = true;
+
+  private maybeMerge(index: IndexName): void {
+    const entry = this.manifest?.segments[index];
+    if (!this.mergeEnabled || !entry?.deltas?.length || this.merges.has(index)) return;
+    const deltaBytes = entry.deltas.reduce((n, d) => n + d.bytes, 0);
+    if (deltaBytes < entry.bytes * MERGE_SHARE && entry.deltas.length < MERGE_DELTAS) return;
+    this.startMerge(index);
+  }
+
+  /**
+   * Merges the index's chain now (see startMerge) and resolves when done; the process stays
+   * alive for it (merges a checkpoint starts do not hold the process up).
+   */
+  merge(index: IndexName): Promise<void> {
+    this.startMerge(index);
+    const running = this.merges.get(index);
+    if (!running) return Promise.resolve();
+    running.worker.ref();
+    return running.done;
+  }
+
+  /**
+   * Rewrites the index's full segment and deltas into one full segment on a worker thread (it
+   * opens the files the manifest lists, so the engine's state is not shared and requests go on),
+   * then lists it in the manifest in place of them, keeping the deltas written meanwhile.
+   * The merged segment is dropped if the chain was replaced meanwhile (a full checkpoint, a rebuild).
+   */
+  private startMerge(index: IndexName): void {
+    if (this.merges.has(index)) return;
+    const entry = this.manifest?.segments[index];
+    if (!entry?.deltas?.length || this.shared || this.closedDir) return;
+    const file = `${index}-${String(this.manifest!.generation).padStart(8, '0')}.merged.seg`;
+    const roots = [...this.data[index].nested.keys()];
+    const worker = new Worker(new URL('./merge-worker-boot.mjs', import.meta.url), {
+      workerData: { module: new URL('./merge-worker.ts', import.meta.url).href, dir: this.dir, index, roots, entry, file },
+    });
+    const deltas = entry.deltas.map((d) => d.file);
+    const done = new Promise<void>((resolve) => {
+      let result: { bytes: number; crc: number; documents: number } | undefined;
+      let failure: string | undefined;
+      worker.on('message', (m: { ok: true; bytes: number; crc: number; documents: number } | { ok: false; error: string }) => {
+        if (m.ok) result = m;
+        else failure = m.error;
+      });
+      worker.on('error', (err) => (failure = err.message));
+      worker.on('exit', () => {
+        this.merges.delete(index);
+        try {
+          if (result) this.mergeDone(index, entry.file, deltas, file, result);
+          else {
+            this.lastMergeError = failure ?? 'merge worker exited';
+            rmSync(join(this.dir, file), { force: true });
+            rmSync(join(this.dir, `${file}.tmp`), { force: true });
+          }
+        } catch (err) {
+          this.lastMergeError = (err as Error).message;
+        }
+        resolve();
+      });
+    });
+    // A running merge does not keep the process alive (close() ends it).
+    worker.unref();
+    this.merges.set(index, { index, base: entry.file, deltas, file, worker, done });
+  }
+
+  /** Why the last merge failed (the chain stays as it was; the next checkpoint may try again). */
+  lastMergeError: string | undefined;
+
+  /** Lists a merged segment in place of the chain it was made from, if that chain is still listed. */
+  private mergeDone(index: IndexName, base: string, deltas: readonly string[], file: string, result: { bytes: number; crc: number; documents: number }): void {
+    const current = this.manifest?.segments[index];
+    const same = current && !this.closedDir && current.file === base && deltas.every((d, i) => current.deltas?.[i]?.file === d);
+    if (!same) {
+      rmSync(join(this.dir, file), { force: true });
+      return;
+    }
+    fsyncDir(this.dir);
+    const merged: SegmentEntry = {
+      file,
+      formatVersion: SEGMENT_FORMAT_VERSION,
+      bytes: result.bytes,
+      crc32: result.crc,
+      documents: current.documents,
+      deltas: current.deltas!.slice(deltas.length),
+    };
+    this.writeManifest(this.manifest!.generation + 1, { ...this.manifest!.segments, [index]: merged });
+    this.removeStale();
+  }
+
+  /** Whether the manifest lists delta segments (a clean close merges them). */
+  get hasDeltas(): boolean {
+    return INDEXES.some((i) => (this.manifest?.segments[i].deltas?.length ?? 0) > 0);
+  }
+
+  /** Waits for running merges (tests, benchmarks). */
+  async merged(): Promise<void> {
+    await Promise.all([...this.merges.values()].map((m) => m.done));
+  }
+
+  private closedDir = false;
 
   /** Closes the journal (the engine checkpoints first when it holds changes). */
   close(): void {
+    this.closedDir = true;
+    for (const m of this.merges.values()) void m.worker.terminate();
     if (this.journalFd !== undefined) closeSync(this.journalFd);
     this.journalFd = undefined;
     for (const fd of this.segmentFds.splice(0)) closeSync(fd);

@@ -9,12 +9,21 @@ import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { PostingTable } from './posting-table.ts';
 import type { FulltextSink } from './scope.ts';
 import type { Slot } from './slot.ts';
-import { readBlock, SEGMENT_FORMAT_VERSION, SegmentReader, type BlockRef, type SegmentWriter } from './segment-codec.ts';
+import { BLOCK_LAYOUT_VERSION, CorruptSegmentError, readBlock, SegmentReader, type BlockRef, type SegmentWriter } from './segment-codec.ts';
 
 class Terms {
   private _ids = new Map<string, number>();
   private _postings = new PostingTable();
   private pending: BlockRef | undefined;
+  /** Blocks of delta segments appending terms and postings, applied in order after `pending`. */
+  private deltas: BlockRef[] | undefined;
+  /**
+   * Terms added since the last checkpoint (their ids follow the persisted ones), while deltas are
+   * tracked (see track()); the postings table records its adds.
+   */
+  private added: string[] | undefined;
+  /** Terms the persisted segments hold. */
+  private saved = 0;
   /**
    * Decoded terms from `mapped` on are not in `_ids` yet: hashing them is most of decoding a large
    * table (172 ms of 268 for 189k keywords), which the warm-up spreads over slices.
@@ -23,13 +32,13 @@ class Terms {
   private mapped = 0;
 
   get ids(): Map<string, number> {
-    if (this.pending) this.decode();
+    if (this.pending || this.deltas) this.decode();
     if (this.unmapped) this.mapTerms(Infinity);
     return this._ids;
   }
 
   get postings(): PostingTable {
-    if (this.pending) this.decode();
+    if (this.pending || this.deltas) this.decode();
     return this._postings;
   }
 
@@ -38,7 +47,7 @@ class Terms {
    * terms (the background warm-up); true when the table is complete.
    */
   load(budget = Infinity): boolean {
-    if (this.pending) this.decode();
+    if (this.pending || this.deltas) this.decode();
     return this.mapTerms(budget);
   }
 
@@ -56,12 +65,56 @@ class Terms {
   idOf(term: string): number {
     const ids = this.ids;
     let id = ids.get(term);
-    if (id === undefined) ids.set(term, (id = ids.size));
+    if (id === undefined) {
+      ids.set(term, (id = ids.size));
+      this.added?.push(term);
+    }
     return id;
   }
 
+  /** The term count: decoded or not, mapped or not. */
+  private get count(): number {
+    return this.unmapped ? this.unmapped.length : this._ids.size;
+  }
+
+  /**
+   * Starts recording what a delta segment must append (new terms, posting adds), as of a
+   * checkpoint that persisted the whole table; stops (and forgets) with `on` false.
+   */
+  track(on: boolean): void {
+    if (on && !this.pending && !this.deltas) this.saved = this.count;
+    this.added = on ? [] : undefined;
+    this._postings.track(on);
+  }
+
+  get tracking(): boolean {
+    return this.added !== undefined;
+  }
+
+  get trackedAdds(): number {
+    return this._postings.trackedAdds?.ord.length ?? 0;
+  }
+
+  /** The terms and posting adds since track(true), as a delta block: a flag, then the block when anything changed. */
+  writeDelta(w: SegmentWriter): void {
+    const added = this.added;
+    const adds = this._postings.trackedAdds;
+    if (!added) throw new Error('full-text delta without tracking');
+    if (this.pending || this.deltas || !adds || (added.length === 0 && adds.ord.length === 0)) {
+      w.u8(0);
+      return;
+    }
+    w.u8(1);
+    w.block((inner) => {
+      inner.u32(this.saved);
+      inner.scalars(added);
+      inner.u32s(adds.ord.data, adds.ord.length);
+      inner.u32s(adds.id.data, adds.id.length);
+    });
+  }
+
   write(w: SegmentWriter): void {
-    if (this.pending && this.pending.version === SEGMENT_FORMAT_VERSION) {
+    if (this.pending && !this.deltas && this.pending.version >= BLOCK_LAYOUT_VERSION) {
       w.copyBlock(this.pending);
       return;
     }
@@ -77,10 +130,42 @@ class Terms {
     else this.decodeFrom(r);
   }
 
+  /** A delta segment's block (writeDelta), applied after the base when the table is decoded. */
+  restoreDelta(r: SegmentReader): void {
+    if (r.u8() === 1) (this.deltas ??= []).push(r.blockRef());
+  }
+
   private decode(): void {
-    const ref = this.pending!;
+    const ref = this.pending;
+    const deltas = this.deltas;
     this.pending = undefined;
-    this.decodeFrom(SegmentReader.ofBlock(readBlock(ref), ref.version));
+    this.deltas = undefined;
+    if (ref) this.decodeFrom(SegmentReader.ofBlock(readBlock(ref), ref.version));
+    if (deltas) for (const d of deltas) this.applyDelta(SegmentReader.ofBlock(readBlock(d), d.version));
+    this.saved = this.count;
+    // The decoded table replaced the placeholder: adds from now on are what the next delta appends.
+    if (this.added) this._postings.track(true);
+  }
+
+  private applyDelta(r: SegmentReader): void {
+    const from = r.u32();
+    if (from !== this.count) throw new CorruptSegmentError('full-text delta does not follow the segments before it');
+    const terms = r.scalars() as string[];
+    const ords = r.u32s();
+    const ids = r.u32s();
+    if (ords.length !== ids.length) throw new CorruptSegmentError('full-text delta: columns differ in length');
+    if (terms.length > 0) {
+      if (!this.unmapped) {
+        this.unmapped = [...this._ids.keys()];
+        this.mapped = this.unmapped.length;
+      }
+      for (const t of terms) this.unmapped.push(t);
+    }
+    const count = this.count;
+    for (let i = 0; i < ords.length; i++) {
+      if (ords[i] >= count) throw new CorruptSegmentError('full-text delta: bad term id');
+      this._postings.add(ords[i], ids[i]);
+    }
   }
 
   private decodeFrom(r: SegmentReader): void {
@@ -127,6 +212,27 @@ export class FulltextIndex implements FulltextSink {
   restore(r: SegmentReader): void {
     this.tokens.restore(r);
     this.keywords.restore(r);
+  }
+
+  writeDelta(w: SegmentWriter): void {
+    this.tokens.writeDelta(w);
+    this.keywords.writeDelta(w);
+  }
+
+  restoreDelta(r: SegmentReader): void {
+    this.tokens.restoreDelta(r);
+    this.keywords.restoreDelta(r);
+  }
+
+  /** See Terms.track. */
+  track(on: boolean): void {
+    this.tokens.track(on);
+    this.keywords.track(on);
+  }
+
+  /** Posting adds recorded for the next delta. */
+  get trackedAdds(): number {
+    return this.tokens.trackedAdds + this.keywords.trackedAdds;
   }
 
   flagsFor(fullPath: string): { text: boolean; keyword: boolean } {

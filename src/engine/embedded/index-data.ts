@@ -17,7 +17,7 @@ import type { Slot } from './slot.ts';
 import { nestedRootOf } from '../reference/nested-root.ts';
 import { relativePath } from '../../model/values-of.ts';
 import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
-import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
+import { CorruptSegmentError, SEGMENT_DELTA, SEGMENT_FULL, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
 export class NestedPart {
   readonly scope: Scope;
@@ -61,6 +61,49 @@ export class NestedPart {
     if (this.elemDoc.length !== this.scope.idCount || this.start.length !== this.count.length) {
       throw new CorruptSegmentError(`nested part ${this.root}: element columns disagree`);
     }
+    this.savedElems = this.elemDoc.length;
+    this.savedDocs = this.start.length;
+  }
+
+  /** Elements and documents the persisted segments hold (a delta appends the rest). */
+  private savedElems = 0;
+  private savedDocs = 0;
+
+  /** What changed since the last checkpoint (the scope's delta, the columns' new entries, the pseudo elements whole). */
+  writeDelta(w: SegmentWriter): void {
+    this.scope.writeDelta(w);
+    w.u32(this.savedElems);
+    w.u32s(this.elemDoc.data.subarray(this.savedElems, this.elemDoc.length));
+    w.u32(this.savedDocs);
+    w.u32s(this.start.data.subarray(this.savedDocs, this.start.length));
+    w.u32s(this.count.data.subarray(this.savedDocs, this.count.length));
+    w.bitmap(this.pseudo);
+  }
+
+  markSaved(): void {
+    this.scope.markSaved();
+    this.savedElems = this.elemDoc.length;
+    this.savedDocs = this.start.length;
+  }
+
+  restoreDelta(r: SegmentReader): void {
+    this.scope.restoreDelta(r);
+    if (r.u32() !== this.elemDoc.length) throw new CorruptSegmentError(`nested part ${this.root}: delta does not follow`);
+    for (const d of r.u32s()) this.elemDoc.push(d);
+    if (r.u32() !== this.start.length) throw new CorruptSegmentError(`nested part ${this.root}: delta does not follow`);
+    const start = r.u32s();
+    const count = r.u32s();
+    if (start.length !== count.length) throw new CorruptSegmentError(`nested part ${this.root}: element columns disagree`);
+    for (let i = 0; i < start.length; i++) {
+      this.start.push(start[i]);
+      this.count.push(count[i]);
+    }
+    this.pseudo = r.bitmap();
+    this.realCache = undefined;
+    this.docPostings.clear();
+    if (this.elemDoc.length !== this.scope.idCount) throw new CorruptSegmentError(`nested part ${this.root}: element columns disagree`);
+    this.savedElems = this.elemDoc.length;
+    this.savedDocs = this.start.length;
   }
 
   compact(): void {
@@ -145,6 +188,9 @@ function flat(s: string): string {
   return s;
 }
 
+/** Documents a delta may add before changes stop being recorded (see upsert), unless the index holds more. */
+const DELTA_MAX_DOCS = 100_000;
+
 export const DEFAULT_COMPACTION: CompactionPolicy = { minDead: 1024, ratio: 1 };
 
 export class IndexData {
@@ -201,6 +247,7 @@ export class IndexData {
    */
   write(w: SegmentWriter): void {
     this.order.ensure(this.docs);
+    w.u8(SEGMENT_FULL);
     w.str(this.index);
     w.u32(this.purged);
     w.scalars(this.ids);
@@ -218,6 +265,7 @@ export class IndexData {
   /** Fills a new, empty IndexData from write()'s output. */
   restore(r: SegmentReader): void {
     if (this.docs.idCount !== 0) throw new Error('restore into a non-empty index');
+    if (r.version >= 4 && r.u8() !== SEGMENT_FULL) throw new CorruptSegmentError('a delta segment where a full one was expected');
     const index = r.str();
     if (index !== this.index) throw new CorruptSegmentError(`segment holds index ${index}, expected ${this.index}`);
     this.purged = r.u32();
@@ -241,9 +289,122 @@ export class IndexData {
     }
     this.fulltext.restore(r);
     this.order.restore(r, this.docs);
+    this.savedDocs = this.ids.length;
+  }
+
+  /** Documents the persisted segments hold. */
+  private savedDocs = 0;
+  /**
+   * Whether what changed since the last checkpoint is being recorded, so that the next one can
+   * be a delta segment (see writeDelta): on after a checkpoint or an open, off until the next
+   * full checkpoint once compaction renumbered ordinals or the changes outgrew a delta.
+   */
+  private tracking = false;
+
+  /** Whether the next checkpoint may be a delta on top of the persisted segments. */
+  get deltaReady(): boolean {
+    return this.tracking;
+  }
+
+  private track(on: boolean): void {
+    this.tracking = on;
+    this.docs.track(on);
+    for (const part of this.nested.values()) part.scope.track(on);
+    this.fulltext.track(on);
+  }
+
+  /** The segments now hold everything (a checkpoint or an open): changes from here on are recorded for a delta. */
+  markSaved(): void {
+    this.changed = false;
+    this.savedDocs = this.ids.length;
+    this.docs.markSaved();
+    for (const part of this.nested.values()) part.markSaved();
+    this.track(true);
+  }
+
+  /** The next checkpoint must be a full segment (compaction, a failed checkpoint, a large change). */
+  forgetChanges(): void {
+    this.track(false);
+  }
+
+  /** Documents indexed and posting adds recorded since the last checkpoint (the size of the next delta). */
+  get changedSinceSaved(): { changed: boolean; docs: number; adds: number } {
+    let adds = this.docs.trackedAdds + this.fulltext.trackedAdds;
+    for (const part of this.nested.values()) adds += part.scope.trackedAdds;
+    return { changed: this.changed, docs: this.ids.length - this.savedDocs, adds };
+  }
+
+  /** A document was added or removed since the last checkpoint. */
+  private changed = false;
+
+  /**
+   * What changed since the last checkpoint, as the body of a delta segment: the new documents'
+   * ids and order keys, each scope's delta (alive bytes and path trie whole, existence adds, a
+   * block per changed slot with its new values and forward entries), each nested part's new
+   * column entries, the full-text tables' new terms and posting adds, and the order permutation
+   * whole. Applied by restoreDelta on top of the segments it follows.
+   */
+  writeDelta(w: SegmentWriter): void {
+    if (!this.tracking) throw new Error('delta checkpoint without recorded changes');
+    this.order.ensure(this.docs);
+    w.u8(SEGMENT_DELTA);
+    w.str(this.index);
+    w.u32(this.purged);
+    w.u32(this.savedDocs);
+    w.scalars(this.ids.slice(this.savedDocs));
+    w.scalars(this.orderKeys.slice(this.savedDocs));
+    this.docs.writeDelta(w);
+    w.u32(this.nested.size);
+    for (const part of this.nested.values()) {
+      w.str(part.root);
+      part.writeDelta(w);
+    }
+    this.fulltext.writeDelta(w);
+    this.order.write(w);
+  }
+
+  /** Applies a delta segment (writeDelta) on top of restore() and the deltas before it; blocks stay on disk. */
+  restoreDelta(r: SegmentReader): void {
+    if (r.version < 4 || r.u8() !== SEGMENT_DELTA) throw new CorruptSegmentError('a full segment where a delta was expected');
+    const index = r.str();
+    if (index !== this.index) throw new CorruptSegmentError(`segment holds index ${index}, expected ${this.index}`);
+    this.purged = r.u32();
+    const from = r.u32();
+    if (from !== this.ids.length) throw new CorruptSegmentError('delta does not follow the segments before it');
+    const ids = r.scalars() as string[];
+    const orderKeys = r.scalars() as string[];
+    this.docs.restoreDelta(r);
+    if (ids.length !== orderKeys.length || from + ids.length !== this.docs.idCount) throw new CorruptSegmentError('ids and documents differ in number');
+    const alive = this.docs.alive;
+    // Documents removed since: their strings are dropped, as kill() does.
+    for (let d = 0; d < from; d++) {
+      if (alive[d] !== 1) {
+        this.ids[d] = '';
+        this.orderKeys[d] = '';
+      }
+    }
+    for (let i = 0; i < ids.length; i++) {
+      this.ids.push(ids[i]);
+      this.orderKeys.push(orderKeys[i]);
+    }
+    this._idToDoc = undefined;
+    const parts = r.u32();
+    if (parts !== this.nested.size) throw new CorruptSegmentError('nested roots differ from the catalogue');
+    for (let i = 0; i < parts; i++) {
+      const part = this.nested.get(r.str());
+      if (!part) throw new CorruptSegmentError('nested roots differ from the catalogue');
+      part.restoreDelta(r);
+    }
+    this.fulltext.restoreDelta(r);
+    this.order.restore(r, this.docs);
+    this.savedDocs = this.ids.length;
   }
 
   upsert(id: string, doc: Doc): void {
+    // A delta of more documents than the segments hold is no cheaper than a full checkpoint:
+    // stop recording (a load without checkpoints would otherwise record everything).
+    if (this.tracking && this.ids.length - this.savedDocs > Math.max(DELTA_MAX_DOCS, this.savedDocs)) this.forgetChanges();
+    this.changed = true;
     const old = this.idToDoc.get(id);
     if (old !== undefined) this.kill(old);
     const d = this.docs.newUnit();
@@ -284,6 +445,8 @@ export class IndexData {
     const dead = this.docs.deadCount - this.purged;
     if (dead === 0 || dead < this.compaction.minDead || dead < this.docs.liveCount * this.compaction.ratio) return;
     this.purged = this.docs.deadCount;
+    // Ordinals are renumbered: the next checkpoint writes the whole index.
+    this.forgetChanges();
     const deadDocs = RoaringBitmap32.fromRange(0, this.docs.idCount).andNotInPlace(this.docs.live());
     this.fulltext.dropDead(this.docs.alive, deadDocs);
     this.docs.compact();
@@ -292,6 +455,7 @@ export class IndexData {
 
   private kill(d: number): void {
     if (this.docs.alive[d] !== 1) return;
+    this.changed = true;
     this.docs.kill(d);
     for (const part of this.nested.values()) {
       if (d >= part.start.length) continue;

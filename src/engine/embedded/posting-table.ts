@@ -133,7 +133,29 @@ export class PostingTable {
     this.head.data[ord] = v;
   }
 
+  /**
+   * Adds made since track() (ordinal, id pairs in the order made), for a delta segment: tables
+   * that are not derived from a forward column (existence, full-text terms) record what a
+   * checkpoint must append to the persisted table.
+   */
+  private tracked: { ord: GrowableU32; id: GrowableU32 } | undefined;
+
+  /** Starts recording adds (forgetting those recorded so far); stops with `on` false. */
+  track(on: boolean): void {
+    this.tracked = on ? { ord: new GrowableU32(0), id: new GrowableU32(0) } : undefined;
+  }
+
+  /** The adds recorded since track(true), undefined when not tracking. */
+  get trackedAdds(): { readonly ord: GrowableU32; readonly id: GrowableU32 } | undefined {
+    return this.tracked;
+  }
+
   add(ord: number, id: number): void {
+    const t = this.tracked;
+    if (t) {
+      t.ord.push(ord);
+      t.id.push(id);
+    }
     if (this.logOrd.length === LOG_AT) this.flush();
     this.logOrd.push(ord);
     this.logId.push(id);

@@ -140,6 +140,17 @@ export class Scope {
     w.u32(this.idCount);
     w.u32(this.liveCount);
     w.bytes(this.alive.subarray(0, this.idCount));
+    this.writeTrie(w);
+    this.exists.write(w);
+    w.u32(this.slots.size);
+    for (const slot of this.slots.values()) {
+      w.str(slot.path);
+      w.u8((slot.ftText ? 1 : 0) | (slot.ftKeyword ? 2 : 0));
+      slot.writeBlock(w);
+    }
+  }
+
+  private writeTrie(w: SegmentWriter): void {
     const nodes = [...this.nodes.values()];
     const parents = new Uint32Array(nodes.length);
     const keys: string[] = [];
@@ -152,13 +163,6 @@ export class Scope {
     }
     w.u32s(parents);
     w.scalars(keys);
-    this.exists.write(w);
-    w.u32(this.slots.size);
-    for (const slot of this.slots.values()) {
-      w.str(slot.path);
-      w.u8((slot.ftText ? 1 : 0) | (slot.ftKeyword ? 2 : 0));
-      slot.writeBlock(w);
-    }
   }
 
   /** Fills a new, empty scope from write()'s output. */
@@ -170,9 +174,18 @@ export class Scope {
     this.alive = new Uint8Array(Math.max(1024, alive.length));
     this.alive.set(alive);
     this.liveCache = undefined;
+    this.readTrie(r);
+    this.exists = new PostingTable();
+    this.exists.restore(r);
+    this.readSlots(r, false);
+    this.savedIds = this.idCount;
+  }
+
+  /** The path trie as written by writeTrie; a delta's trie extends the one read before. */
+  private readTrie(r: SegmentReader): void {
     const parents = r.u32s();
     const keys = r.scalars() as string[];
-    if (parents.length !== keys.length || parents.length === 0) throw new CorruptSegmentError('scope: bad path trie');
+    if (parents.length !== keys.length || parents.length === 0 || parents.length < this.nodes.size) throw new CorruptSegmentError('scope: bad path trie');
     const ordered: PathNode[] = [this.root];
     for (let i = 1; i < parents.length; i++) {
       const parent = ordered[parents[i]];
@@ -181,20 +194,93 @@ export class Scope {
       if (c.existsOrd !== i) throw new CorruptSegmentError('scope: path trie out of order');
       ordered.push(c);
     }
-    this.exists = new PostingTable();
-    this.exists.restore(r);
+  }
+
+  private readSlots(r: SegmentReader, delta: boolean): void {
     const slots = r.u32();
     for (let i = 0; i < slots; i++) {
       const path = r.str();
       const flags = r.u8();
       const node = this.nodes.get(path);
       if (!node) throw new CorruptSegmentError(`scope: slot ${path} has no path`);
-      const slot = new Slot(path, (flags & 1) !== 0, (flags & 2) !== 0);
-      if (r.version >= 2) slot.defer(r.blockRef());
+      let slot = delta ? this.slots.get(path) : undefined;
+      if (!slot) {
+        slot = new Slot(path, (flags & 1) !== 0, (flags & 2) !== 0);
+        node.slot = slot;
+        this.slots.set(path, slot);
+      }
+      if (delta) slot.deferDelta(r.blockRef());
+      else if (r.version >= 2) slot.defer(r.blockRef());
       else slot.restore(r);
-      node.slot = slot;
-      this.slots.set(path, slot);
     }
+  }
+
+  /** Units the persisted segments hold (a delta appends the rest). */
+  private savedIds = 0;
+
+  /** Starts (or stops) recording the existence adds a delta segment appends; see markSaved. */
+  track(on: boolean): void {
+    this.exists.track(on);
+  }
+
+  /** Existence adds recorded for the next delta. */
+  get trackedAdds(): number {
+    return this.exists.trackedAdds?.ord.length ?? 0;
+  }
+
+  /**
+   * What changed since the segments last persisted the scope (track(true) must have been on
+   * since): unit count, the alive bytes and the path trie whole (small), the existence adds, and
+   * a block per slot that changed.
+   */
+  writeDelta(w: SegmentWriter): void {
+    const adds = this.exists.trackedAdds;
+    if (!adds) throw new Error('scope delta without tracking');
+    w.u32(this.savedIds);
+    w.u32(this.idCount);
+    w.u32(this.liveCount);
+    w.bytes(this.alive.subarray(0, this.idCount));
+    this.writeTrie(w);
+    w.u32s(adds.ord.data, adds.ord.length);
+    w.u32s(adds.id.data, adds.id.length);
+    const changed = [...this.slots.values()].filter((s) => s.changed);
+    w.u32(changed.length);
+    for (const slot of changed) {
+      w.str(slot.path);
+      w.u8((slot.ftText ? 1 : 0) | (slot.ftKeyword ? 2 : 0));
+      slot.writeDeltaBlock(w);
+    }
+  }
+
+  /** The segments now hold the whole scope (after a checkpoint). */
+  markSaved(): void {
+    this.savedIds = this.idCount;
+    for (const slot of this.slots.values()) slot.markSaved();
+  }
+
+  /** Applies writeDelta()'s output on top of what restore() and earlier deltas read; slots stay undecoded. */
+  restoreDelta(r: SegmentReader): void {
+    const from = r.u32();
+    if (from !== this.idCount) throw new CorruptSegmentError('scope: delta does not follow the segments before it');
+    const idCount = r.u32();
+    const liveCount = r.u32();
+    const alive = r.bytes();
+    if (alive.length !== idCount || idCount < from || liveCount > idCount) throw new CorruptSegmentError('scope: alive bytes and unit count differ');
+    this.idCount = idCount;
+    this.liveCount = liveCount;
+    this.alive = new Uint8Array(Math.max(1024, alive.length));
+    this.alive.set(alive);
+    this.liveCache = undefined;
+    this.readTrie(r);
+    const ords = r.u32s();
+    const ids = r.u32s();
+    if (ords.length !== ids.length) throw new CorruptSegmentError('scope: existence delta columns differ');
+    for (let i = 0; i < ords.length; i++) {
+      if (ords[i] >= this.nodes.size || ids[i] >= idCount) throw new CorruptSegmentError('scope: bad existence delta');
+      this.exists.add(ords[i], ids[i]);
+    }
+    this.readSlots(r, true);
+    this.savedIds = idCount;
   }
 
   /** Dead units so far (tombstones still present in postings). */

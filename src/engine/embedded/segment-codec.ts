@@ -17,9 +17,16 @@ export const SEGMENT_MAGIC = 'PSCPSEG\0';
  * fixtures in test/fixtures/engine/ prove it). 1: everything inline. 2: each slot and each
  * full-text term table is a length-prefixed block, decoded on first use. 3: blocks in a block
  * area with their own checksums, the eager section last with its own checksum, so opening
- * reads and checks only the eager section.
+ * reads and checks only the eager section. 4: the eager section starts with a kind byte: a full
+ * segment (then the layout of 3), or a delta segment holding what changed since the segment
+ * before it in the manifest's chain (see IndexData.writeDelta). Blocks are laid out as in 3.
  */
-export const SEGMENT_FORMAT_VERSION = 3;
+export const SEGMENT_FORMAT_VERSION = 4;
+/** The first format whose blocks have the current layout (a checkpoint copies them unchanged). */
+export const BLOCK_LAYOUT_VERSION = 3;
+/** Format 4+: the kind byte opening the eager section. */
+export const SEGMENT_FULL = 0;
+export const SEGMENT_DELTA = 1;
 export const HEADER_BYTES = 32;
 
 export class CorruptSegmentError extends Error {}

@@ -10,7 +10,7 @@ import type { FieldType } from '../../model/field-def.ts';
 import type { Leaf } from '../../model/values-of.ts';
 import { GrowableU32 } from './growable.ts';
 import { PostingTable } from './posting-table.ts';
-import { CorruptSegmentError, readBlock, SEGMENT_FORMAT_VERSION, SegmentReader, type BlockRef, type SegmentWriter } from './segment-codec.ts';
+import { BLOCK_LAYOUT_VERSION, CorruptSegmentError, readBlock, SegmentReader, type BlockRef, type SegmentWriter } from './segment-codec.ts';
 import { TokenIndex } from './token-index.ts';
 import { TypedView } from './typed-view.ts';
 
@@ -25,9 +25,14 @@ export class Slot {
   private postedUpTo = 0;
   /** A block of a segment not decoded yet (format 2+): most slots of a large index are never queried. */
   private pending: BlockRef | undefined;
+  /** Blocks of delta segments (format 4+) appending to it, in chain order, applied when the slot is decoded. */
+  private deltas: BlockRef[] | undefined;
+  /** Values and forward entries the persisted segments (base and deltas) hold: a delta appends the rest. */
+  private savedValues = 0;
+  private savedFwd = 0;
 
   get dict(): Map<Leaf, number> {
-    if (this.pending) this.decode();
+    if (this.pending || this.deltas) this.decode();
     if (!this._dict) {
       const values = this._values;
       const dict = new Map<Leaf, number>();
@@ -38,25 +43,25 @@ export class Slot {
   }
 
   get values(): Leaf[] {
-    if (this.pending) this.decode();
+    if (this.pending || this.deltas) this.decode();
     return this._values;
   }
 
   /** Value ordinal → units, caught up with the forward column on use (see post()). */
   get postings(): PostingTable {
-    if (this.pending) this.decode();
+    if (this.pending || this.deltas) this.decode();
     if (this.postedUpTo < this._fwdUnit.length) this.post();
     return this._postings;
   }
 
   /** Forward column: parallel (unit, value ordinal) entries, units ascending. */
   get fwdUnit(): GrowableU32 {
-    if (this.pending) this.decode();
+    if (this.pending || this.deltas) this.decode();
     return this._fwdUnit;
   }
 
   get fwdOrd(): GrowableU32 {
-    if (this.pending) this.decode();
+    if (this.pending || this.deltas) this.decode();
     return this._fwdOrd;
   }
 
@@ -68,7 +73,7 @@ export class Slot {
   /** Full-text bookkeeping (see FulltextIndex): values below ftSeen occurred before; token ids of repeated values. */
   private _ftSeen = 0;
   get ftSeen(): number {
-    if (this.pending) this.decode();
+    if (this.pending || this.deltas) this.decode();
     return this._ftSeen;
   }
   set ftSeen(v: number) {
@@ -166,10 +171,37 @@ export class Slot {
     w.u32s(this.fwdOrd.data, this.fwdOrd.length);
   }
 
-  /** As one block: a slot still undecoded since it was read is copied as it is. */
+  /** As one block: a slot still undecoded since it was read (and not appended to by a delta) is copied as it is. */
   writeBlock(w: SegmentWriter): void {
-    if (this.pending && this.pending.version === SEGMENT_FORMAT_VERSION) w.copyBlock(this.pending);
+    if (this.pending && !this.deltas && this.pending.version >= BLOCK_LAYOUT_VERSION) w.copyBlock(this.pending);
     else w.block((inner) => this.write(inner));
+  }
+
+  /** Whether values or forward entries were added since the segments last persisted the slot. */
+  get changed(): boolean {
+    if (this.pending || this.deltas) return false;
+    return this._fwdUnit.length !== this.savedFwd || this._values.length !== this.savedValues;
+  }
+
+  /** What changed since the last checkpoint, as a block of a delta segment (see applyDelta). */
+  writeDeltaBlock(w: SegmentWriter): void {
+    const fromValues = this.savedValues;
+    const fromFwd = this.savedFwd;
+    const n = this._fwdUnit.length;
+    w.block((inner) => {
+      inner.u32(fromValues);
+      inner.u32(fromFwd);
+      inner.scalars(this._values.slice(fromValues));
+      inner.u32s(this._fwdUnit.data.subarray(fromFwd, n));
+      inner.u32s(this._fwdOrd.data.subarray(fromFwd, n));
+    });
+  }
+
+  /** The segments now hold everything (after a checkpoint). */
+  markSaved(): void {
+    if (this.pending || this.deltas) return;
+    this.savedValues = this._values.length;
+    this.savedFwd = this._fwdUnit.length;
   }
 
   /** Leaves the slot's block (format 2+) on disk until first use. */
@@ -177,10 +209,44 @@ export class Slot {
     this.pending = ref;
   }
 
+  /** A delta segment's block for this slot: applied after the base (and earlier deltas) when the slot is decoded. */
+  deferDelta(ref: BlockRef): void {
+    (this.deltas ??= []).push(ref);
+  }
+
   private decode(): void {
-    const ref = this.pending!;
+    const ref = this.pending;
+    const deltas = this.deltas;
     this.pending = undefined;
-    this.restore(SegmentReader.ofBlock(readBlock(ref), ref.version));
+    this.deltas = undefined;
+    if (ref) this.restore(SegmentReader.ofBlock(readBlock(ref), ref.version));
+    if (deltas) for (const d of deltas) this.applyDelta(SegmentReader.ofBlock(readBlock(d), d.version));
+    this.savedValues = this._values.length;
+    this.savedFwd = this._fwdUnit.length;
+  }
+
+  /** Appends a delta block's values and forward entries (writeDeltaBlock); postings catch up on first read. */
+  private applyDelta(r: SegmentReader): void {
+    const fromValues = r.u32();
+    const fromFwd = r.u32();
+    if (fromValues !== this._values.length || fromFwd !== this._fwdUnit.length) {
+      throw new CorruptSegmentError(`slot ${this.path}: delta does not follow the segments before it`);
+    }
+    const values = r.scalars() as Leaf[];
+    const units = r.u32s();
+    const ords = r.u32s();
+    if (units.length !== ords.length) throw new CorruptSegmentError(`slot ${this.path}: forward columns differ in length`);
+    for (const v of values) this._values.push(v);
+    const count = this._values.length;
+    let last = fromFwd > 0 ? this._fwdUnit.data[fromFwd - 1] : 0;
+    for (let i = 0; i < units.length; i++) {
+      if (ords[i] >= count || units[i] < last) throw new CorruptSegmentError(`slot ${this.path}: bad delta entries`);
+      last = units[i];
+      this._fwdUnit.push(units[i]);
+      this._fwdOrd.push(ords[i]);
+    }
+    this._dict = undefined;
+    this._ftSeen = count;
   }
 
   restore(r: SegmentReader): void {
@@ -195,6 +261,8 @@ export class Slot {
     if (this._fwdUnit.length !== this._fwdOrd.length) throw new CorruptSegmentError(`slot ${this.path}: forward columns differ in length`);
     // Every value was seen before: repeats take the cached-token path of FulltextIndex.addValue.
     this._ftSeen = values.length;
+    this.savedValues = values.length;
+    this.savedFwd = this._fwdUnit.length;
   }
 
   /**
