@@ -69,6 +69,24 @@ describe('canonicalJson', () => {
     );
   });
 
+  it('writes what the reference writes for JSON data in any key order (the sorted-copy path)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.nat(), (value, seed) => {
+        const shuffled = shuffleKeys(value, seed);
+        assert.equal(canonicalJson(shuffled), canonicalJsonReference(shuffled));
+        assert.equal(canonicalJson(JSON.parse(JSON.stringify(shuffled))), canonicalJsonReference(value));
+      }),
+      { numRuns: 2000 },
+    );
+    assert.equal(canonicalJson({ b: [1, -0, { d: 'x', c: null }], a: { z: true, '': 'e' } }), '{"a":{"":"e","z":true},"b":[1,0,{"c":null,"d":"x"}]}');
+    // Accessors are read as the values they return (a value that changes between reads is not data).
+    const withGetters = { get a() {
+      return { y: 1, x: [2] };
+    }, b: 1 };
+    assert.equal(canonicalJson(withGetters), '{"a":{"x":[2],"y":1},"b":1}');
+    assert.equal(canonicalJson({ c: 0, ...withGetters }), '{"a":{"x":[2],"y":1},"b":1,"c":0}');
+  });
+
   it('honours toJSON with the property name, and falls back to the reference for deep and cyclic values', () => {
     const keyed = { toJSON: (k: string) => `key:${k}` };
     assert.equal(canonicalJson({ b: keyed, a: [keyed] }), '{"a":["key:0"],"b":"key:b"}');

@@ -138,11 +138,75 @@ function write(v: unknown, key: string, depth: number): string | undefined {
  */
 export function canonicalJson(value: unknown): string {
   try {
+    // JSON data (what JSON.parse returns, nearly every document) with its keys sorted, written by
+    // JSON.stringify: a third of write()'s time, since only out-of-order objects are copied.
+    const sorted = sortedData(value, 0);
+    if (sorted !== NOT_DATA) return JSON.stringify(sorted);
     return write(value, '', 0) ?? 'null';
   } catch (e) {
     if (e instanceof TooDeep) return canonicalJsonReference(value);
     throw e;
   }
+}
+
+const NOT_DATA = Symbol('not JSON data');
+
+/**
+ * `v` with every object's keys in sorted order (copies of the objects that were not; the rest
+ * shared), for JSON.stringify to write the canonical text; NOT_DATA for anything JSON.stringify
+ * would write otherwise than write() does, or whose copy would differ: values other than strings,
+ * finite numbers, booleans and null; objects other than plain objects and arrays; holes; a
+ * `toJSON` or `__proto__` key; keys starting with a digit (index-like keys enumerate first in
+ * numeric order, which write() follows and a sorted copy would not); deep nesting. An object
+ * already in order is shared, so JSON.stringify reads its accessors again (as the same values).
+ */
+function sortedData(v: unknown, depth: number): unknown {
+  if (typeof v !== 'object') {
+    if (typeof v === 'string' || typeof v === 'boolean') return v;
+    return typeof v === 'number' && Number.isFinite(v) ? v : NOT_DATA;
+  }
+  if (v === null) return v;
+  if (depth > MAX_DEPTH) return NOT_DATA;
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return NOT_DATA;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) return NOT_DATA;
+      const x: unknown = v[i];
+      const y = sortedData(x, depth + 1);
+      if (y === NOT_DATA) return NOT_DATA;
+      if (out) out.push(y);
+      else if (y !== x) {
+        out = v.slice(0, i);
+        out.push(y);
+      }
+    }
+    return out ?? v;
+  }
+  if (Object.getPrototypeOf(v) !== Object.prototype) return NOT_DATA;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  let inOrder = true;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const c = k.charCodeAt(0);
+    if ((c >= 48 && c <= 57) || k === '__proto__' || k === 'toJSON') return NOT_DATA;
+    if (i > 0 && keys[i - 1]! >= k) inOrder = false;
+  }
+  if (!inOrder) keys.sort();
+  let out: Record<string, unknown> | undefined = inOrder ? undefined : {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const x = o[k];
+    const y = sortedData(x, depth + 1);
+    if (y === NOT_DATA) return NOT_DATA;
+    if (!out && y !== x) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]!] = o[keys[j]!];
+    }
+    if (out) out[k] = y;
+  }
+  return out ?? v;
 }
 
 /** A value canonicalEqual leaves to a comparison of texts. */
