@@ -16,10 +16,11 @@ import { buildApp } from '../src/api/app.ts';
 import { DEFAULTS, type Config } from '../src/main/config.ts';
 import { openRuntime, type Runtime } from '../src/main/runtime.ts';
 import { VERSION } from '../src/main/version.ts';
-import { Indexer, type PutItem } from '../src/search/indexer.ts';
+import { Indexer } from '../src/search/indexer.ts';
 import { createAccount } from '../src/users/accounts.ts';
 import { renderAhead } from '../src/search/page-hits.ts';
 import { readCorpus } from './corpus-file.ts';
+import { readCorpusItems } from './corpus-items.ts';
 import { fmtMs, formatTable } from './format-table.ts';
 import type { BenchOptions } from './parse-options.ts';
 import { queryMix, type QueryParams } from './query-mix.ts';
@@ -106,11 +107,11 @@ async function load(runtime: Runtime, corpusPath: string, started: Date, keep: s
   process.stderr.write('[bench] loading the store and engine through the Indexer...\n');
   const t = performance.now();
   let docs = 0;
-  for await (const batch of readCorpus(corpusPath, 2000)) {
-    const items: PutItem[] = batch.map((e) => ({ id: e.id, doc: e.doc, observedAt: typeof e.doc.last_updated_at === 'string' ? e.doc.last_updated_at : started.toISOString() }));
-    await indexer.put('hosts', items);
-    docs += batch.length;
-  }
+  // As `periscope import` loads a file: the store writes one batch ahead on its writer thread
+  // (canonicalising each line's document text there) while this thread indexes.
+  await indexer.putAll('hosts', readCorpusItems(corpusPath, 2000, started.toISOString()), (items) => {
+    docs += items.length;
+  });
   const loadMs = performance.now() - t;
   const tr = performance.now();
   const rendered = await renderAhead(runtime.store, 'hosts');

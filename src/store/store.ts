@@ -24,6 +24,14 @@ export interface PutResult {
   readonly version: number;
 }
 
+export interface PutManyItem {
+  readonly id: string;
+  readonly doc: Json;
+  readonly observedAt: string;
+  readonly jsonData?: boolean;
+  readonly json?: string;
+}
+
 export interface DocumentRepository {
   /**
    * Store `doc` as the current version of `id` observed at `observedAt`. A document whose content
@@ -31,8 +39,14 @@ export interface DocumentRepository {
    * observed before the current one is still kept in history at its time (it does not become current).
    */
   put(index: IndexName, id: string, doc: Json, observedAt: string): Promise<PutResult>;
-  /** Many puts in one transaction; results in input order. */
-  putMany(index: IndexName, items: readonly { id: string; doc: Json; observedAt: string }[]): Promise<PutResult[]>;
+  /**
+   * Many puts in one transaction; results in input order. `jsonData` marks a document that is JSON
+   * data as JSON.parse returns it (search/is-json-data.ts): the store may then serialise it in any
+   * key order and canonicalise the text elsewhere (its writer thread), with the same result; `json`,
+   * with it, is a JSON text that parses to the document (the line it was read from), which the
+   * store may take instead of serialising the document again.
+   */
+  putMany(index: IndexName, items: readonly PutManyItem[]): Promise<PutResult[]>;
   get(index: IndexName, id: string): Promise<StoredDocument | undefined>;
   /** Current versions of the ids that exist, in no particular order. */
   getMany(index: IndexName, ids: readonly string[]): Promise<StoredDocument[]>;

@@ -31,41 +31,53 @@ export async function importJsonl(indexer: Indexer, index: IndexName, input: Rea
   const maxLine = options.maxLineLength ?? 64 * 1024 * 1024;
   const now = options.now ?? new Date();
   const report: ImportReport = { read: 0, created: 0, updated: 0, unchanged: 0, rejected: [] };
-  let batch: PutItem[] = [];
-  const flush = async () => {
-    if (batch.length === 0) return;
-    // The same id twice in one batch: the later line wins, as it would in two batches.
-    const results = await indexer.put(index, batch);
-    for (const r of results) report[r.outcome]++;
-    batch = [];
-    options.onProgress?.(report);
-  };
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let lineNo = 0;
-  for await (const raw of lines) {
-    lineNo++;
-    const line = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
-    if (line.trim() === '') continue;
-    report.read++;
-    if (line.length > maxLine) {
-      report.rejected.push({ line: lineNo, reason: `line longer than ${maxLine} characters` });
-      continue;
+  async function* batches(): AsyncGenerator<PutItem[]> {
+    let batch: PutItem[] = [];
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    let lineNo = 0;
+    for await (const raw of lines) {
+      lineNo++;
+      const line = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+      if (line.trim() === '') continue;
+      report.read++;
+      if (line.length > maxLine) {
+        report.rejected.push({ line: lineNo, reason: `line longer than ${maxLine} characters` });
+        continue;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (e) {
+        report.rejected.push({ line: lineNo, reason: `invalid JSON: ${(e as Error).message}` });
+        continue;
+      }
+      const v = validateDocument(index, value, now);
+      if (!v.ok) {
+        report.rejected.push({ line: lineNo, reason: v.reason });
+        continue;
+      }
+      // The line is the document's text unless validation normalised a field (an id's spelling).
+      batch.push(sameFields(v.doc, value as Record<string, unknown>) ? { id: v.id, doc: v.doc, observedAt: v.observedAt, json: line } : { id: v.id, doc: v.doc, observedAt: v.observedAt });
+      if (batch.length >= batchSize) {
+        yield batch;
+        batch = [];
+      }
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (e) {
-      report.rejected.push({ line: lineNo, reason: `invalid JSON: ${(e as Error).message}` });
-      continue;
-    }
-    const v = validateDocument(index, value, now);
-    if (!v.ok) {
-      report.rejected.push({ line: lineNo, reason: v.reason });
-      continue;
-    }
-    batch.push({ id: v.id, doc: v.doc, observedAt: v.observedAt });
-    if (batch.length >= batchSize) await flush();
+    if (batch.length > 0) yield batch;
   }
-  await flush();
+  // Indexer.putAll: the store writes the next batch (on its writer thread) while this one is indexed.
+  // The same id twice in one batch: the later line wins, as it would in two batches.
+  await indexer.putAll(index, batches(), (_items, results) => {
+    for (const r of results) report[r.outcome]++;
+    options.onProgress?.(report);
+  });
   return report;
+}
+
+/** Whether `doc` has exactly the fields of `value`, with the same values (validateDocument copies it shallowly). */
+function sameFields(doc: Record<string, unknown>, value: Record<string, unknown>): boolean {
+  const keys = Object.keys(doc);
+  if (keys.length !== Object.keys(value).length) return false;
+  for (const k of keys) if (!Object.hasOwn(value, k) || doc[k] !== value[k]) return false;
+  return true;
 }
