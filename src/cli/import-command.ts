@@ -25,8 +25,12 @@ export async function importCommand(config: Config, index: string, file: string)
   const rt = await openRuntime(config);
   try {
     const progress = startProgress(`import ${index}`, 0);
+    // This command never opens the engine's segments: indexing would fill an engine dropped at
+    // exit. The ids are journaled instead, and a server re-reads them from the store when it opens.
+    const p = rt.engine.persistence;
     const report: ImportReport = await importJsonl(rt.indexer, index as IndexName, input.stream, {
       onProgress: (r) => progress.update(r.read, r.read),
+      storeOnly: p !== undefined && !p.opened,
     });
     progress.stop();
     for (const r of report.rejected.slice(0, 1000)) process.stderr.write(`${file}:${r.line}: rejected: ${r.reason}\n`);

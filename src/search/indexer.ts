@@ -197,11 +197,16 @@ export class Indexer {
    * Indexing a batch written one batch ahead reads back what the store holds at that moment: a
    * document the next batch updates again may already be that version, which the next batch
    * indexes anyway. On failure the batches already written are indexed before the error is thrown.
+   *
+   * `storeOnly`: the engine is left alone, for a command whose persistent engine is neither opened
+   * nor kept (`periscope import`): it would index into an engine dropped at exit, while the ids stay
+   * journaled and the engine that opens the segments next reads them from the store.
    */
   async putAll(
     index: IndexName,
     batches: AsyncIterable<readonly PutItem[]> | Iterable<readonly PutItem[]>,
     onBatch?: (items: readonly PutItem[], results: readonly PutResult[]) => void | Promise<void>,
+    options: { storeOnly?: boolean } = {},
   ): Promise<void> {
     const docs = this.ctx.store.documents;
     let stop: (() => Promise<void>) | undefined;
@@ -211,7 +216,7 @@ export class Indexer {
     let failure: { error: unknown } | undefined;
     const finish = async (b: Ahead) => {
       const results = await b.results;
-      await this.afterPut(index, b.items, results, b.plain, false);
+      if (!options.storeOnly) await this.afterPut(index, b.items, results, b.plain, false);
       await onBatch?.(b.items, results);
     };
     try {
@@ -241,7 +246,7 @@ export class Indexer {
       failure ??= { error };
     }
     const p = this.ctx.engine.persistence;
-    if (p) this.maybeCheckpoint(p);
+    if (p && !options.storeOnly) this.maybeCheckpoint(p);
     if (failure) throw failure.error;
   }
 

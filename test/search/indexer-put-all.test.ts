@@ -164,6 +164,48 @@ describe('Indexer.putAll on SQLite (writer thread)', () => {
     }
   });
 
+  it('storeOnly leaves an unopened engine alone; the engine that opens the segments next reads the journaled ids', async () => {
+    const dir = tempDir();
+    const opened = await openStore({ kind: 'sqlite', file: join(dir, 'store.db') });
+    const input = batches().slice(1, 7);
+    const withEngine = async (f: (engine: EmbeddedEngine, indexer: Indexer) => Promise<void>) => {
+      const engine = new EmbeddedEngine(catalogues, { dir: join(dir, 'engine') });
+      try {
+        await f(engine, new Indexer(contextOf(journaledStore(opened, engine.persistence), engine)));
+      } finally {
+        await engine.close();
+      }
+    };
+    try {
+      // A server loads the first batches and checkpoints on close.
+      await withEngine(async (_engine, indexer) => {
+        await indexer.rebuild();
+        await indexer.putAll('hosts', input.slice(0, 2));
+      });
+      // An import: the engine is never opened.
+      await withEngine(async (engine, indexer) => {
+        const results: PutResult[] = [];
+        await indexer.putAll('hosts', input.slice(2), (_items, r) => void results.push(...r), { storeOnly: true });
+        assert.ok(results.some((r) => r.outcome === 'updated'), 'the import updates documents');
+        assert.equal(engine.size('hosts'), 0, 'nothing indexed');
+      });
+      await withEngine(async (engine, indexer) => {
+        const report = await indexer.rebuild();
+        assert.equal(report.mode, 'segments');
+        assert.equal(report.replayed, new Set(input.slice(2).flat().map((it) => it.id)).size);
+        assert.equal(engine.size('hosts'), await opened.documents.count('hosts'));
+        const reference = new RecordingEngine(catalogues);
+        await new Indexer(contextOf(opened, reference)).rebuild();
+        for (const id of reference.upserted.hosts.keys()) {
+          const query = { kind: 'field', field: catalogues.hosts.get('ip')!, predicate: { op: 'eq', value: id.split('+')[0]!, caseSensitive: false } } as const;
+          assert.deepEqual(engine.search('hosts', { query, limit: 10 }).hits.map((h) => h.id).sort(), reference.search('hosts', { query, limit: 10 }).hits.map((h) => h.id).sort(), id);
+        }
+      });
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('indexes the batches written before the input failed, then throws', async () => {
     const store = await sqliteStore();
     try {

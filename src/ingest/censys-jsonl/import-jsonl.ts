@@ -24,6 +24,8 @@ export interface ImportOptions {
   onProgress?: (report: ImportReport) => void;
   /** Longest accepted line in characters; longer lines are rejected, not buffered forever. */
   maxLineLength?: number;
+  /** Write the store only (Indexer.putAll's `storeOnly`): for an engine that is not kept. */
+  storeOnly?: boolean;
 }
 
 export async function importJsonl(indexer: Indexer, index: IndexName, input: Readable, options: ImportOptions = {}): Promise<ImportReport> {
@@ -70,7 +72,7 @@ export async function importJsonl(indexer: Indexer, index: IndexName, input: Rea
   await indexer.putAll(index, batches(), (_items, results) => {
     for (const r of results) report[r.outcome]++;
     options.onProgress?.(report);
-  });
+  }, { storeOnly: options.storeOnly });
   return report;
 }
 
