@@ -82,6 +82,16 @@ for (let i = 0; i < 3; i++) {
   put(Math.round(hosts * 0.02));
   p.checkpoint();
 }
+// Control: the same watch over an idle loop (the machine's own scheduling noise).
+{
+  const idle = monitorEventLoopDelay({ resolution: 5 });
+  idle.enable();
+  const timer = setInterval(() => {}, 5);
+  await new Promise((r) => setTimeout(r, 3000));
+  clearInterval(timer);
+  idle.disable();
+  console.log(`idle event loop over 3 s: max delay ${(idle.max / 1e6).toFixed(1)} ms (p99 ${(idle.percentile(99) / 1e6).toFixed(1)} ms)`);
+}
 const h = monitorEventLoopDelay({ resolution: 5 });
 h.enable();
 // Something for the loop to do meanwhile, as requests would.

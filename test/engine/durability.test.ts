@@ -87,7 +87,9 @@ test('killed at random moments while writing: after restart the engine agrees wi
         assert.equal(report.mode, 'segments', `round ${round}: segments were usable (${report.reason ?? ''})`);
         assert.ok(existsSync(join(dir, 'engine', 'manifest.json')));
         const manifest = JSON.parse(readFileSync(join(dir, 'engine', 'manifest.json'), 'utf8'));
-        for (const s of Object.values(manifest.segments) as { file: string }[]) assert.ok(existsSync(join(dir, 'engine', s.file)));
+        for (const s of Object.values(manifest.segments) as { file: string; deltas?: { file: string }[] }[]) {
+          for (const f of [s.file, ...(s.deltas ?? []).map((d) => d.file)]) assert.ok(existsSync(join(dir, 'engine', f)), f);
+        }
 
         // Every acknowledged document is there, with its acknowledged (or a later) content.
         const engineIds = allIds(rt.engine);

@@ -214,6 +214,9 @@ interface RunningMerge {
   readonly file: string;
   readonly worker: Worker;
   readonly done: Promise<void>;
+  /** Shared with the worker: bytes, CRC and documents at [1..3], and at byte 40 an int32 flag, 1 once the segment is written (2 on failure). */
+  readonly state: Float64Array;
+  readonly settle: (result: { bytes: number; crc: number; documents: number } | undefined, failure?: string) => void;
 }
 
 export class EngineDirectory implements EnginePersistence {
@@ -341,8 +344,12 @@ export class EngineDirectory implements EnginePersistence {
         restoreChain(this.data[index], this.dir, entry, this.segmentFds);
       }
       this.manifest = m;
-      // The next checkpoint may append a delta to these segments.
-      for (const index of INDEXES) this.data[index].markSaved();
+      // The next checkpoint may append a delta to these segments (a process that does not own
+      // the directory never checkpoints: it records nothing).
+      for (const index of INDEXES) {
+        this.data[index].markSaved();
+        if (this.shared) this.data[index].forgetChanges();
+      }
     } catch (err) {
       for (const index of INDEXES) this.data[index] = this.fresh(index);
       for (const fd of this.segmentFds.splice(0)) closeSync(fd);
@@ -444,6 +451,7 @@ export class EngineDirectory implements EnginePersistence {
     if (this.shared) return { generation: this.manifest?.generation ?? 0, bytes: 0, ms: 0 };
     const started = performance.now();
     this.ensureDir();
+    this.collectMerges();
     const generation = (this.manifest?.generation ?? 0) + 1;
     // Rotate the journal: what this process journaled so far is covered by the new segments,
     // except ids whose store write has not reached the engine yet, which move to the new journal.
@@ -553,19 +561,20 @@ export class EngineDirectory implements EnginePersistence {
     if (!entry?.deltas?.length || this.shared || this.closedDir) return;
     const file = `${index}-${String(this.manifest!.generation).padStart(8, '0')}.merged.seg`;
     const roots = [...this.data[index].nested.keys()];
+    const state = new Float64Array(new SharedArrayBuffer(6 * 8));
     const worker = new Worker(new URL('./merge-worker-boot.mjs', import.meta.url), {
-      workerData: { module: new URL('./merge-worker.ts', import.meta.url).href, dir: this.dir, index, roots, entry, file },
+      workerData: { module: new URL('./merge-worker.ts', import.meta.url).href, dir: this.dir, index, roots, entry, file, state },
     });
     const deltas = entry.deltas.map((d) => d.file);
+    let settle!: RunningMerge['settle'];
     const done = new Promise<void>((resolve) => {
-      let result: { bytes: number; crc: number; documents: number } | undefined;
-      let failure: string | undefined;
-      worker.on('message', (m: { ok: true; bytes: number; crc: number; documents: number } | { ok: false; error: string }) => {
-        if (m.ok) result = m;
-        else failure = m.error;
-      });
-      worker.on('error', (err) => (failure = err.message));
-      worker.on('exit', () => {
+      let settled = false;
+      // The worker's result is handled when it arrives (its loader hooks may keep the thread
+      // alive after its work is done, so it is then terminated); an error or an exit without a
+      // result abandons the merge.
+      settle = (result, failure) => {
+        if (settled) return;
+        settled = true;
         this.merges.delete(index);
         try {
           if (result) this.mergeDone(index, entry.file, deltas, file, result);
@@ -577,12 +586,31 @@ export class EngineDirectory implements EnginePersistence {
         } catch (err) {
           this.lastMergeError = (err as Error).message;
         }
+        void worker.terminate();
         resolve();
+      };
+      worker.on('message', (m: { ok: true; bytes: number; crc: number; documents: number } | { ok: false; error: string }) => {
+        if (m.ok) settle(m);
+        else settle(undefined, m.error);
       });
+      worker.on('error', (err) => settle(undefined, err.message));
+      worker.on('exit', () => settle(undefined));
     });
     // A running merge does not keep the process alive (close() ends it).
     worker.unref();
-    this.merges.set(index, { index, base: entry.file, deltas, file, worker, done });
+    this.merges.set(index, { index, base: entry.file, deltas, file, worker, done, state, settle });
+  }
+
+  /**
+   * Takes the result of merges whose worker finished, also when its message could not arrive
+   * yet (a bulk load may run for minutes without the event loop turning): checkpoints call it.
+   */
+  private collectMerges(): void {
+    for (const m of [...this.merges.values()]) {
+      const st = Atomics.load(new Int32Array(m.state.buffer, 40, 1), 0);
+      if (st === 1) m.settle({ bytes: m.state[1], crc: m.state[2], documents: m.state[3] });
+      else if (st === 2) m.settle(undefined, 'merge failed');
+    }
   }
 
   /** Why the last merge failed (the chain stays as it was; the next checkpoint may try again). */

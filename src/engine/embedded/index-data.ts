@@ -42,8 +42,8 @@ export class NestedPart {
     this.realCache = undefined;
   }
 
-  write(w: SegmentWriter): void {
-    this.scope.write(w);
+  write(w: SegmentWriter, release = false): void {
+    this.scope.write(w, release);
     w.u32s(this.elemDoc.data, this.elemDoc.length);
     w.u32s(this.start.data, this.start.length);
     w.u32s(this.count.data, this.count.length);
@@ -245,18 +245,18 @@ export class IndexData {
    * part, the combined full-text postings and the order permutation. Tombstones stay (as the
    * alive bytes) until compaction purges them.
    */
-  write(w: SegmentWriter): void {
+  write(w: SegmentWriter, release = false): void {
     this.order.ensure(this.docs);
     w.u8(SEGMENT_FULL);
     w.str(this.index);
     w.u32(this.purged);
     w.scalars(this.ids);
     w.scalars(this.orderKeys);
-    this.docs.write(w);
+    this.docs.write(w, release);
     w.u32(this.nested.size);
     for (const part of this.nested.values()) {
       w.str(part.root);
-      part.write(w);
+      part.write(w, release);
     }
     this.fulltext.write(w);
     this.order.write(w);

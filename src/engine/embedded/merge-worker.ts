@@ -17,6 +17,8 @@ interface MergeJob {
   readonly roots: readonly string[];
   readonly entry: SegmentEntry;
   readonly file: string;
+  /** Shared with EngineDirectory.merge: the result, for a main thread whose event loop is busy. */
+  readonly state: Float64Array;
 }
 
 const job = workerData as MergeJob;
@@ -26,9 +28,14 @@ try {
   const catalogue = { nestedRoots: job.roots, all: () => [] } as unknown as FieldCatalogue;
   const data = new IndexData(job.index, catalogue);
   restoreChain(data, job.dir, job.entry, fds);
-  const info = writeSegmentFile(job.dir, job.file, (w) => data.write(w));
+  const info = writeSegmentFile(job.dir, job.file, (w) => data.write(w, true));
+  job.state[1] = info.bytes;
+  job.state[2] = info.crc;
+  job.state[3] = data.docs.liveCount;
+  Atomics.store(new Int32Array(job.state.buffer, 40, 1), 0, 1);
   parentPort!.postMessage({ ok: true, bytes: info.bytes, crc: info.crc, documents: data.docs.liveCount });
 } catch (err) {
+  Atomics.store(new Int32Array(job.state.buffer, 40, 1), 0, 2);
   parentPort!.postMessage({ ok: false, error: (err as Error).message });
 } finally {
   for (const fd of fds) closeSync(fd);

@@ -136,7 +136,7 @@ export class Scope {
    * Units (with the tombstones as the alive bytes), the path trie as (parent, key) pairs in
    * existence-ordinal order, existence postings, then each slot.
    */
-  write(w: SegmentWriter): void {
+  write(w: SegmentWriter, release = false): void {
     w.u32(this.idCount);
     w.u32(this.liveCount);
     w.bytes(this.alive.subarray(0, this.idCount));
@@ -147,6 +147,8 @@ export class Scope {
       w.str(slot.path);
       w.u8((slot.ftText ? 1 : 0) | (slot.ftKeyword ? 2 : 0));
       slot.writeBlock(w);
+      // A merge's throwaway copy keeps one decoded slot at a time.
+      if (release) slot.release();
     }
   }
 

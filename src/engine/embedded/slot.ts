@@ -197,6 +197,18 @@ export class Slot {
     });
   }
 
+  /** Drops the slot's contents once written (a merge's copy of the index only writes it): unusable afterwards. */
+  release(): void {
+    this._dict = undefined;
+    this._values = [];
+    this._postings = new PostingTable();
+    this._fwdUnit = new GrowableU32(0);
+    this._fwdOrd = new GrowableU32(0);
+    this.postedUpTo = 0;
+    this.pending = undefined;
+    this.deltas = undefined;
+  }
+
   /** The segments now hold everything (after a checkpoint). */
   markSaved(): void {
     if (this.pending || this.deltas) return;
