@@ -345,7 +345,6 @@ export class AsnLookup {
 
   private result(asn: number, nameIdx: number, prefix: string, rangeStart: string): AutonomousSystem {
     const name = this.names[nameIdx];
-    const out: AutonomousSystem = { asn, name, description: name, bgp_prefix: prefix };
     let cc: string | undefined;
     if (this.countryOf) {
       if (this.rangeCountries.has(rangeStart)) cc = this.rangeCountries.get(rangeStart);
@@ -355,7 +354,11 @@ export class AsnLookup {
         this.rangeCountries.set(rangeStart, cc);
       }
     }
+    // Keys in sorted order: documents built in canonical key order are stored without sorting (ingest/pipeline/key-order.ts).
+    const out: AutonomousSystem = { asn, bgp_prefix: prefix } as AutonomousSystem;
     if (cc) out.country_code = cc;
+    out.description = name;
+    out.name = name;
     return out;
   }
 

@@ -32,6 +32,7 @@ import { serviceByPort } from './service-names-by-port.ts';
 import { formatCpe23, parseCpe } from './cpe.ts';
 import { hostIdOf } from './host-id.ts';
 import { isoTimeCached, parseTimeCached } from './time-cache.ts';
+import { sortedDeep, sortedShallow } from './key-order.ts';
 
 export type HostDoc = Record<string, unknown>;
 type Json = Record<string, unknown>;
@@ -116,50 +117,62 @@ function buildSoftwareDoc(sw: SoftwareObservation, source: string): Json {
   const other = Object.entries(sw.other ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (other.length > 0) out.other = other.map(([key, value]) => ({ key, value }));
   out.source = source;
-  return out;
+  return sortedShallow(out);
 }
 
+/** A certificate's subject and issuer objects in key order, made once per parsed certificate. */
+const namesInOrder = new WeakMap<CertificateDocument, { subject: unknown; issuer: unknown }>();
+
+/** Built in key order (see key-order.ts). */
 function leafData(fp: string, cert: CertificateDocument | undefined): Json | undefined {
   if (!cert) return undefined;
   const p = cert.parsed;
   const ski = p.subject_key_info;
   const bits = ski.rsa?.length ?? ski.ecdsa?.length;
+  let names = namesInOrder.get(cert);
+  if (!names) namesInOrder.set(cert, (names = { subject: sortedDeep(p.subject), issuer: sortedDeep(p.issuer) }));
   const out: Json = {
     fingerprint: fp,
-    names: cert.names,
-    subject_dn: p.subject_dn,
+    issuer: names.issuer,
     issuer_dn: p.issuer_dn,
-    subject: p.subject,
-    issuer: p.issuer,
+    names: cert.names,
     pubkey_algorithm: ski.key_algorithm.name,
-    tbs_fingerprint: cert.tbs_fingerprint_sha256,
-    signature: { signature_algorithm: p.signature.signature_algorithm.name, self_signed: p.signature.self_signed },
   };
   if (bits !== undefined) out.pubkey_bit_size = bits;
+  out.signature = { self_signed: p.signature.self_signed, signature_algorithm: p.signature.signature_algorithm.name };
+  out.subject = names.subject;
+  out.subject_dn = p.subject_dn;
+  out.tbs_fingerprint = cert.tbs_fingerprint_sha256;
   return out;
 }
 
+/** Built in key order (see key-order.ts). */
 function tlsDoc(tls: TlsObservation, ctx: MergeContext): { tls: Json; certificate?: string } {
   const out: Json = {};
-  if (tls.versionSelected) out.version_selected = tls.versionSelected;
+  let leafFp: string | undefined;
+  if (tls.chain.length > 0) {
+    const fps = tls.chain.map((der) => ctx.certificateFingerprint(der));
+    leafFp = fps[0];
+    const certs: Json = {};
+    if (tls.chain.length > 1 && ctx.certificate) {
+      const chain: Json[] = [];
+      for (let i = 1; i < tls.chain.length; i++) {
+        const c = ctx.certificate(tls.chain[i]);
+        chain.push(c ? { fingerprint: fps[i], issuer_dn: c.parsed.issuer_dn, subject_dn: c.parsed.subject_dn } : { fingerprint: fps[i] });
+      }
+      certs.chain = chain;
+    }
+    certs.chain_fps_sha_256 = fps.slice(1);
+    const leaf = leafData(fps[0], ctx.certificate?.(tls.chain[0]));
+    if (leaf) certs.leaf_data = leaf;
+    certs.leaf_fp_sha_256 = fps[0];
+    out.certificates = certs;
+  }
   if (tls.cipherSelected) out.cipher_selected = tls.cipherSelected;
   if (tls.ja3s) out.ja3s = tls.ja3s;
   if (tls.ja4s) out.ja4s = tls.ja4s;
-  if (tls.chain.length === 0) return { tls: out };
-  const fps = tls.chain.map((der) => ctx.certificateFingerprint(der));
-  const certs: Json = { leaf_fp_sha_256: fps[0], chain_fps_sha_256: fps.slice(1) };
-  const leaf = leafData(fps[0], ctx.certificate?.(tls.chain[0]));
-  if (leaf) certs.leaf_data = leaf;
-  if (tls.chain.length > 1 && ctx.certificate) {
-    const chain: Json[] = [];
-    for (let i = 1; i < tls.chain.length; i++) {
-      const c = ctx.certificate(tls.chain[i]);
-      chain.push(c ? { fingerprint: fps[i], subject_dn: c.parsed.subject_dn, issuer_dn: c.parsed.issuer_dn } : { fingerprint: fps[i] });
-    }
-    certs.chain = chain;
-  }
-  out.certificates = certs;
-  return { tls: out, certificate: fps[0] };
+  if (tls.versionSelected) out.version_selected = tls.versionSelected;
+  return leafFp === undefined ? { tls: out } : { tls: out, certificate: leafFp };
 }
 
 function decodedName(protocols: readonly string[], serviceName: string): string | undefined {
@@ -245,6 +258,22 @@ function compareServices(a: Json, b: Json): number {
   return ta < tb ? -1 : ta > tb ? 1 : 0;
 }
 
+/**
+ * True when the services certainly differ from `before`'s: another count, or a service observed at
+ * another time (observation times are strings, never left out of the text). A rescan moves every
+ * service it sees, so this answers most comparisons of merged documents without walking the
+ * services' protocol data; false means only that the whole document must be compared.
+ */
+function servicesMoved(after: readonly Json[], before: unknown): boolean {
+  if (!Array.isArray(before) || before.length !== after.length) return Array.isArray(before);
+  for (let i = 0; i < after.length; i++) {
+    const a = after[i]?.observed_at;
+    const b = (before[i] as Json | null | undefined)?.observed_at;
+    if (typeof a === 'string' && typeof b === 'string' && a !== b) return true;
+  }
+  return false;
+}
+
 function withoutUpdatedAt(doc: HostDoc): HostDoc {
   const { last_updated_at: _ignored, ...rest } = doc;
   return rest;
@@ -316,7 +345,7 @@ export function mergeObservation(current: HostDoc | undefined, obs: HostObservat
   if (labels.length > 0) out.labels = labels;
   else delete out.labels;
 
-  if (current && canonicalEqual(withoutUpdatedAt(out), withoutUpdatedAt(current))) return current;
+  if (current && !servicesMoved(out.services as Json[], current.services) && canonicalEqual(withoutUpdatedAt(out), withoutUpdatedAt(current))) return current;
   out.last_updated_at = isoTimeCached(Math.max(obsMs, lastMs));
   return out;
 }
