@@ -31,11 +31,11 @@ export class Evaluator {
       case 'none':
         return new RoaringBitmap32();
       case 'and':
-        return this.conjunction(q.children, () => this.liveDocs(), (c) => this.docs(c));
+        return this.conjunction(q.children, () => this.liveDocs(), (c) => this.docs(c), true);
       case 'or':
         return this.disjunction(q.children, (c) => this.docs(c), () => new RoaringBitmap32());
       case 'not':
-        return this.liveDocs().andNotInPlace(this.docs(q.child));
+        return this.liveDocs().andNotInPlace(this.docExistence(q.child) ?? this.docs(q.child));
       case 'field':
         return this.fieldDocs(q.field, q.predicate);
       case 'nested': {
@@ -102,7 +102,8 @@ export class Evaluator {
     }
   }
 
-  private conjunction(children: readonly ResolvedQuery[], all: () => Bitmap, evaluate: (q: ResolvedQuery) => Bitmap): Bitmap {
+  /** `ofDocs`: the children are evaluated as documents (not elements of a nested part). */
+  private conjunction(children: readonly ResolvedQuery[], all: () => Bitmap, evaluate: (q: ResolvedQuery) => Bitmap, ofDocs = false): Bitmap {
     // Positive children first, then subtract negated ones: no complement is materialised.
     const positive = children.filter((c) => c.kind !== 'not');
     const negative = children.filter((c): c is Extract<ResolvedQuery, { kind: 'not' }> => c.kind === 'not');
@@ -116,9 +117,22 @@ export class Evaluator {
     acc ??= all();
     for (const c of negative) {
       if (acc.isEmpty) break;
-      acc.andNotInPlace(evaluate(c.child));
+      acc.andNotInPlace((ofDocs ? this.docExistence(c.child) : undefined) ?? evaluate(c.child));
     }
     return acc;
+  }
+
+  /**
+   * The existence postings of `q` when it is `field: *` on a path of the documents themselves
+   * (not nested): what a negated condition of a conjunction of documents may subtract as they
+   * are (dead documents included), since the accumulator holds live documents only. The hosts
+   * API's default `virtual_hosts: EXCLUDE` adds `and not name: *` to every search; evaluated as a
+   * condition of its own, the postings were intersected with the live documents first.
+   */
+  private docExistence(q: ResolvedQuery): Bitmap | undefined {
+    if (q.kind !== 'field' || q.predicate.op !== 'exists') return undefined;
+    if (nestedRootOf(this.data.catalogue, q.field.docPath) !== undefined) return undefined;
+    return this.data.docs.existing(q.field.docPath);
   }
 
   private disjunction(children: readonly ResolvedQuery[], evaluate: (q: ResolvedQuery) => Bitmap, none: () => Bitmap): Bitmap {
