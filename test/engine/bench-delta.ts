@@ -39,8 +39,6 @@ function put(n: number): void {
 function rewrite(n: number): void {
   for (let i = 0; i < n; i++) {
     const id = loaded[(i * 7919) % loaded.length];
-    const r = engine.search('hosts', { query: { kind: 'field', field: catalogues.hosts.get('ip'), predicate: { op: 'eq', value: id.split('+')[0] } } as never, limit: 1 });
-    void r;
     engine.upsert('hosts', id, { ip: id.split('+')[0], labels: [`rewritten-${i}`], location: { country: 'Germany' } });
   }
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { IndexName } from '../../src/model/field-def.ts';
 import { EmbeddedEngine, ReferenceEngine } from '../../src/engine/index.ts';
-import type { Manifest } from '../../src/engine/embedded/engine-directory.ts';
+import { MAX_DELTAS, type Manifest } from '../../src/engine/embedded/engine-directory.ts';
 import { fixtureCatalogues } from './fixture-catalogue.ts';
 import { certificateEntries, certificateOps, hostEntries, hostOps, type Entry, type Op } from './arbitraries.ts';
 import { caseArb, compare, load, write } from './compare-engines.ts';
@@ -184,6 +184,26 @@ describe('delta segments', () => {
       a.persistence!.close();
       const b = open(dir);
       for (const c of fc.sample(caseArb(fixtureCatalogues.hosts), { seed: 3, numRuns: 30 })) compare(ref, b, 'hosts', c);
+      b.persistence!.close();
+    });
+  });
+
+  it('a chain no merge shortened is merged by the checkpoint that would make it longer than MAX_DELTAS', async () => {
+    await inTempDir((dir) => {
+      const a = create(dir);
+      a.upsert('hosts', '10.6.0.0', hostDoc('10.6.0.0', 'SSH'));
+      a.persistence!.checkpoint();
+      for (let i = 1; i <= MAX_DELTAS; i++) {
+        a.upsert('hosts', `10.6.${i >> 8}.${i & 255}`, hostDoc(`10.6.${i >> 8}.${i & 255}`, 'SSH'));
+        a.persistence!.checkpoint();
+      }
+      assert.equal(deltas(dir, 'hosts'), MAX_DELTAS);
+      a.upsert('hosts', '10.6.9.9', hostDoc('10.6.9.9', 'HTTP', 80));
+      a.persistence!.checkpoint();
+      assert.equal(deltas(dir, 'hosts'), 0);
+      a.persistence!.close();
+      const b = open(dir);
+      assert.equal(b.size('hosts'), MAX_DELTAS + 2);
       b.persistence!.close();
     });
   });

@@ -75,6 +75,8 @@ export const MANIFEST_VERSION = 2;
 export const MERGE_SHARE = 0.25;
 /** Or once there are this many deltas (each costs a block read per slot it touched at first use). */
 export const MERGE_DELTAS = 24;
+/** A chain this long (merges keep failing or never finish) is merged by the next checkpoint itself. */
+export const MAX_DELTAS = 64;
 
 export interface Manifest {
   readonly manifestVersion: 1 | 2;
@@ -475,7 +477,9 @@ export class EngineDirectory implements EnginePersistence {
     for (const index of INDEXES) {
       const data = this.data[index];
       const prev = this.manifest?.segments[index];
-      if (!full && prev && data.deltaReady) {
+      // A failed merge, or a chain no merge could shorten, is merged here, on the event loop.
+      const merge = this.mergeFailed.has(index) || (prev?.deltas?.length ?? 0) >= MAX_DELTAS;
+      if (!full && !merge && prev && data.deltaReady) {
         if (!data.changedSinceSaved.changed) {
           segments[index] = prev;
           continue;
@@ -495,6 +499,7 @@ export class EngineDirectory implements EnginePersistence {
     fsyncDir(this.dir);
     this.writeManifest(generation, segments);
     for (const index of INDEXES) this.data[index].markSaved();
+    for (const index of INDEXES) if (!segments[index].deltas?.length) this.mergeFailed.delete(index);
     // The new state is durable: older segments, leftovers of killed checkpoints and covered journals go.
     this.removeStale();
     this.covered = new Set();
@@ -524,6 +529,8 @@ export class EngineDirectory implements EnginePersistence {
     }
   }
 
+  /** Indexes whose last merge failed: their next checkpoint writes a full segment instead of a delta. */
+  private readonly mergeFailed = new Set<IndexName>();
   /** Merges running on worker threads, per index. */
   private readonly merges = new Map<IndexName, RunningMerge>();
   /** Merges are started by checkpoints (tests turn them off to keep deltas). */
@@ -580,6 +587,7 @@ export class EngineDirectory implements EnginePersistence {
           if (result) this.mergeDone(index, entry.file, deltas, file, result);
           else {
             this.lastMergeError = failure ?? 'merge worker exited';
+            this.mergeFailed.add(index);
             rmSync(join(this.dir, file), { force: true });
             rmSync(join(this.dir, `${file}.tmp`), { force: true });
           }
