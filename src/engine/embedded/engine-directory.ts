@@ -17,6 +17,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  unlink,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -515,8 +516,8 @@ export class EngineDirectory implements EnginePersistence {
     this.manifest = manifest;
   }
 
-  /** Deletes segment files the manifest does not list (but not those a running merge writes) and covered journals. */
-  private removeStale(): void {
+  /** Deletes segment files the manifest does not list (but not those a running merge writes) and, with `journals`, covered journals. */
+  private removeStale(journals = true): void {
     const live = new Set<string>();
     for (const s of Object.values(this.manifest!.segments)) {
       live.add(s.file);
@@ -525,7 +526,11 @@ export class EngineDirectory implements EnginePersistence {
     for (const m of this.merges.values()) live.add(m.file);
     for (const name of readdirSync(this.dir)) {
       const stale = (name.endsWith('.seg') && !live.has(name)) || (name.endsWith('.seg.tmp') && !live.has(name.slice(0, -4)));
-      if (stale || this.covered.has(name)) rmSync(join(this.dir, name), { force: true });
+      if (stale) {
+        // After a merge, off the event loop: unlinking a large file can take tens of milliseconds.
+        if (journals) rmSync(join(this.dir, name), { force: true });
+        else unlink(join(this.dir, name), () => {});
+      } else if (journals && this.covered.has(name)) rmSync(join(this.dir, name), { force: true });
     }
   }
 
@@ -642,7 +647,8 @@ export class EngineDirectory implements EnginePersistence {
       deltas: current.deltas!.slice(deltas.length),
     };
     this.writeManifest(this.manifest!.generation + 1, { ...this.manifest!.segments, [index]: merged });
-    this.removeStale();
+    // Journals are only covered by a checkpoint: a merge holds nothing the chain did not.
+    this.removeStale(false);
   }
 
   /** Whether the manifest lists delta segments (a clean close merges them). */
