@@ -102,7 +102,7 @@ interface Loaded {
  */
 async function load(runtime: Runtime, corpusPath: string, started: Date, keep: string | undefined): Promise<Loaded> {
   if (keep) await runtime.indexer.rebuild();
-  const indexer = keep ? new Indexer(runtime.ctx, { checkpointShare: Number.POSITIVE_INFINITY }) : runtime.indexer;
+  const indexer = keep ? new Indexer(runtime.ctx, { checkpointIds: Number.POSITIVE_INFINITY }) : runtime.indexer;
   const creds = await createAccount(runtime.store, { email: 'bench@periscope.local', quota: 1e12 });
   process.stderr.write('[bench] loading the store and engine through the Indexer...\n');
   const t = performance.now();

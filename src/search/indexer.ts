@@ -110,15 +110,16 @@ const REPLAY_SHARE = 0.5;
 
 const UNKNOWN_WRITE = /^(put|remove|delete|write|insert|upsert|replace|clear|import)/i;
 
-/** Checkpoint once this many ids were journaled, or this share of the index, whichever is more. */
+/**
+ * Checkpoint once this many ids were journaled. A checkpoint writes a delta segment (what changed
+ * since the last one), so its cost follows the writes, not the index; a short tail also keeps the
+ * replay after a crash short (a tail past REPLAY_LIMIT reloads the whole store).
+ */
 const CHECKPOINT_IDS = 20_000;
-const CHECKPOINT_SHARE = 0.05;
 
 export interface IndexerOptions {
-  /** Checkpoint a persistent engine once this many ids were journaled (default 20,000)... */
+  /** Checkpoint a persistent engine once this many ids were journaled (default 20,000). */
   readonly checkpointIds?: number;
-  /** ...or this share of the documents indexed, whichever is more (default 0.05). */
-  readonly checkpointShare?: number;
 }
 
 /** Told which documents got a new current version (after store and engine took them). */
@@ -296,10 +297,7 @@ export class Indexer {
 
   private maybeCheckpoint(p: EnginePersistence): void {
     if (!p.opened) return;
-    const size = this.ctx.engine.size('hosts') + this.ctx.engine.size('certificates');
-    const ids = this.options.checkpointIds ?? CHECKPOINT_IDS;
-    const share = this.options.checkpointShare ?? CHECKPOINT_SHARE;
-    if (p.pending >= Math.max(ids, size * share)) p.checkpoint();
+    if (p.pending >= (this.options.checkpointIds ?? CHECKPOINT_IDS)) p.checkpoint();
   }
 
   /**

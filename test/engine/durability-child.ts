@@ -45,7 +45,7 @@ if (process.argv[2]) {
   const { openRuntime } = await import('../../src/main/runtime.ts');
   const { Indexer } = await import('../../src/search/indexer.ts');
   const rt = await openRuntime({ ...DEFAULTS, dataDir: process.argv[2], logLevel: 'silent' });
-  const indexer = new Indexer(rt.ctx, { checkpointIds: Number(process.argv[4] ?? 600), checkpointShare: 0 });
+  const indexer = new Indexer(rt.ctx, { checkpointIds: Number(process.argv[4] ?? 600) });
   const report = await indexer.rebuild();
   process.stdout.write(`opened ${report.mode}\n`);
   for (let n = Number(process.argv[3] ?? 0); ; n++) {

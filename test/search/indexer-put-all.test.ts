@@ -138,7 +138,7 @@ describe('Indexer.putAll on SQLite (writer thread)', () => {
     try {
       const p = engine.persistence!;
       const store = journaledStore(opened, p);
-      const indexer = new Indexer(contextOf(store, engine), { checkpointIds: 10, checkpointShare: 0 });
+      const indexer = new Indexer(contextOf(store, engine), { checkpointIds: 10 });
       await indexer.rebuild();
       let checkpoints = 0;
       const checkpoint = p.checkpoint.bind(p);

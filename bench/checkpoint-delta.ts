@@ -5,15 +5,15 @@
  * stream, plus as many rewrites of loaded ones) and times a delta checkpoint, then a full one
  * (`checkpoint(true)`, what every checkpoint was before deltas) of the same state. Finally, with
  * deltas listed, a merge on the worker thread while the event loop's longest pause is recorded.
- * Usage: npx tsx test/engine/bench-delta.ts [hosts=200000] [share=0.01,0.05] [rounds=2]
+ * Usage: npx tsx bench/checkpoint-delta.ts [hosts=200000] [share=0.01,0.05] [rounds=2]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { EmbeddedEngine } from '../../src/engine/index.ts';
-import { catalogueFor } from '../../src/model/field-catalogue.ts';
-import { demoHostStream } from '../../src/ingest/demo/index.ts';
+import { EmbeddedEngine } from '../src/engine/index.ts';
+import { catalogueFor } from '../src/model/field-catalogue.ts';
+import { demoHostStream } from '../src/ingest/demo/index.ts';
 
 const hosts = Number(process.argv[2] ?? 200_000);
 const shares = (process.argv[3] ?? '0.01,0.05').split(',').map(Number);
