@@ -7,17 +7,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS } from '../../src/main/config.ts';
 import { openRuntime } from '../../src/main/runtime.ts';
 import { Indexer } from '../../src/search/indexer.ts';
-import { ReferenceEngine, type SearchEngine } from '../../src/engine/index.ts';
+import { ReferenceEngine } from '../../src/engine/index.ts';
 import { compileQuery } from '../../src/query/index.ts';
 import type { ResolvedQuery } from '../../src/query/resolved.ts';
 import { batchOf } from './durability-child.ts';
+import { everyHostId, runAndKill } from './kill-child.ts';
 
 const CHILD = new URL('./durability-child.ts', import.meta.url).pathname;
 const ROUNDS = Number(process.env.DURABILITY_ROUNDS ?? 5);
@@ -35,48 +35,14 @@ const QUERIES = [
   'labels: batch-3',
 ];
 
-/** Runs the child from batch `from`; resolves with the acknowledged batches once it is killed. */
-function runAndKill(dir: string, from: number, checkpointIds: number): Promise<{ acked: number[]; opened: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, String(from), String(checkpointIds)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let armed = false;
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (!armed && /^ack /m.test(out)) {
-        armed = true;
-        setTimeout(() => child.kill('SIGKILL'), 200 + Math.floor(Math.random() * 2500));
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (signal !== 'SIGKILL') return reject(new Error(`child exited (${code}) before it was killed: ${err}`));
-      const acked = [...out.matchAll(/^ack (\d+)$/gm)].map((m) => Number(m[1]));
-      resolve({ acked, opened: /^opened (\w+)$/m.exec(out)?.[1] ?? '' });
-    });
-  });
-}
-
-function allIds(engine: SearchEngine): string[] {
-  const ids: string[] = [];
-  let after;
-  for (;;) {
-    const r = engine.search('hosts', { query: { kind: 'all' }, limit: 1000, ...(after ? { after } : {}) });
-    for (const h of r.hits) ids.push(h.id);
-    if (!r.more) return ids;
-    after = r.hits[r.hits.length - 1].position;
-  }
-}
-
 test('killed at random moments while writing: after restart the engine agrees with the store', { timeout: 600_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-durability-'));
   try {
     const acked = new Set<number>();
     let next = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      const run = await runAndKill(dir, next, 300 + Math.floor(Math.random() * 900));
+      const killed = await runAndKill(CHILD, [dir, String(next), String(300 + Math.floor(Math.random() * 900))], 200, 2500);
+      const run = { acked: killed.acked, opened: /^opened (\w+)$/m.exec(killed.out)?.[1] ?? '' };
       assert.equal(run.opened, round === 0 ? 'store' : 'segments', `round ${round}: how the child opened`);
       for (const n of run.acked) acked.add(n);
       next = Math.max(next, ...run.acked) + 1;
@@ -92,7 +58,7 @@ test('killed at random moments while writing: after restart the engine agrees wi
         }
 
         // Every acknowledged document is there, with its acknowledged (or a later) content.
-        const engineIds = allIds(rt.engine);
+        const engineIds = everyHostId(rt.engine);
         const have = new Set(engineIds);
         for (const n of acked) {
           const b = batchOf(n);
@@ -104,7 +70,7 @@ test('killed at random moments while writing: after restart the engine agrees wi
         // The same answers as an engine loaded from the whole store.
         const ref = new ReferenceEngine(rt.ctx.catalogues);
         await new Indexer({ ...rt.ctx, engine: ref }).rebuild();
-        assert.deepEqual(engineIds, allIds(ref), `round ${round}: same ids`);
+        assert.deepEqual(engineIds, everyHostId(ref), `round ${round}: same ids`);
         for (const text of QUERIES) {
           const c = compileQuery(text, rt.ctx.catalogues.hosts);
           assert.ok(c.ok, text);

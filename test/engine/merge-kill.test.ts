@@ -7,52 +7,19 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { EmbeddedEngine, ReferenceEngine, type SearchEngine } from '../../src/engine/index.ts';
+import { EmbeddedEngine, ReferenceEngine } from '../../src/engine/index.ts';
 import type { Manifest } from '../../src/engine/embedded/engine-directory.ts';
 import { fixtureCatalogues } from './fixture-catalogue.ts';
 import { caseArb, compare } from './compare-engines.ts';
 import { applyBatch } from './merge-kill-child.ts';
+import { everyHostId, runAndKill } from './kill-child.ts';
 
 const CHILD = new URL('./merge-kill-child.ts', import.meta.url).pathname;
 const ROUNDS = Number(process.env.DURABILITY_ROUNDS ?? 4);
-
-function runAndKill(dir: string, from: number): Promise<{ acked: number[]; merged: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, String(from)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let armed = false;
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (!armed && /^ack /m.test(out)) {
-        armed = true;
-        setTimeout(() => child.kill('SIGKILL'), 500 + Math.floor(Math.random() * 4000));
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (signal !== 'SIGKILL') return reject(new Error(`child exited (${code}) before it was killed: ${err}`));
-      resolve({ acked: [...out.matchAll(/^ack (\d+)$/gm)].map((m) => Number(m[1])), merged: /^merged$/m.test(out) });
-    });
-  });
-}
-
-function allIds(engine: SearchEngine): string[] {
-  const ids: string[] = [];
-  let after;
-  for (;;) {
-    const r = engine.search('hosts', { query: { kind: 'all' }, limit: 1000, ...(after ? { after } : {}) });
-    for (const h of r.hits) ids.push(h.id);
-    if (!r.more) return ids;
-    after = r.hits[r.hits.length - 1].position;
-  }
-}
 
 test('killed during delta checkpoints and merges: the restart opens a whole checkpoint', { timeout: 600_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-merge-kill-'));
@@ -62,7 +29,8 @@ test('killed during delta checkpoints and merges: the restart opens a whole chec
     let sawMerged = false;
     const cases = fc.sample(caseArb(fixtureCatalogues.hosts), { seed: 21, numRuns: 4 });
     for (let round = 0; round < ROUNDS; round++) {
-      const { acked, merged } = await runAndKill(dir, next);
+      const { acked, out } = await runAndKill(CHILD, [dir, String(next)], 500, 4000);
+      const merged = /^merged$/m.test(out);
       sawMerged ||= merged;
       assert.ok(acked.length > 0, `round ${round}: the child acknowledged a checkpoint`);
       const last = Math.max(...acked);
@@ -84,7 +52,7 @@ test('killed during delta checkpoints and merges: the restart opens a whole chec
         }
       }
       assert.ok(ref && held !== undefined, `round ${round}: ${engine.size('hosts')} hosts is no checkpoint after batch ${last}`);
-      assert.deepEqual(allIds(engine), allIds(ref), `round ${round}: same ids`);
+      assert.deepEqual(everyHostId(engine), everyHostId(ref), `round ${round}: same ids`);
       for (const c of cases) compare(ref, engine, 'hosts', c);
       // Closed without a checkpoint: the next child appends to these deltas.
       engine.persistence!.close();
