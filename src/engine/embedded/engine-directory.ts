@@ -451,7 +451,11 @@ export class EngineDirectory implements EnginePersistence {
    */
   private write(full: boolean): CheckpointInfo {
     if (!this.opened) throw new Error('checkpoint before open(): the engine does not hold the whole store');
-    if (this.shared) return { generation: this.manifest?.generation ?? 0, bytes: 0, ms: 0 };
+    // Emptied after a damaged block, the engine holds part of the store at most until the
+    // Indexer's reload calls rebuilt(): listing that as the segments (a write reaching the
+    // threshold, a clean close) would make the next start trust it. Nothing is written; the
+    // journals stay, and a start before the reload is done finds no manifest and reloads the store.
+    if (this.shared || this.broken) return { generation: this.manifest?.generation ?? 0, bytes: 0, ms: 0 };
     const started = performance.now();
     this.ensureDir();
     this.collectMerges();
@@ -592,7 +596,9 @@ export class EngineDirectory implements EnginePersistence {
           if (result) this.mergeDone(index, entry.file, deltas, file, result);
           else {
             this.lastMergeError = failure ?? 'merge worker exited';
-            this.mergeFailed.add(index);
+            // A chain replaced meanwhile (a full checkpoint deleted the files the worker was to
+            // open) needs no merge: only a failure on the chain still listed makes the next checkpoint full.
+            if (this.chainListed(index, entry.file, deltas)) this.mergeFailed.add(index);
             rmSync(join(this.dir, file), { force: true });
             rmSync(join(this.dir, `${file}.tmp`), { force: true });
           }
@@ -629,11 +635,16 @@ export class EngineDirectory implements EnginePersistence {
   /** Why the last merge failed (the chain stays as it was; the next checkpoint may try again). */
   lastMergeError: string | undefined;
 
+  /** Whether the manifest still lists `base` with `deltas` as the start of its chain. */
+  private chainListed(index: IndexName, base: string, deltas: readonly string[]): boolean {
+    const current = this.manifest?.segments[index];
+    return !!current && current.file === base && deltas.every((d, i) => current.deltas?.[i]?.file === d);
+  }
+
   /** Lists a merged segment in place of the chain it was made from, if that chain is still listed. */
   private mergeDone(index: IndexName, base: string, deltas: readonly string[], file: string, result: { bytes: number; crc: number; documents: number }): void {
     const current = this.manifest?.segments[index];
-    const same = current && !this.closedDir && current.file === base && deltas.every((d, i) => current.deltas?.[i]?.file === d);
-    if (!same) {
+    if (!current || this.closedDir || !this.chainListed(index, base, deltas)) {
       rmSync(join(this.dir, file), { force: true });
       return;
     }

@@ -1,0 +1,59 @@
+/**
+ * A damaged block met at first use empties the engine, which the Indexer then reloads from the
+ * store. Until that reload is done the engine holds part of the store at most: a checkpoint
+ * meanwhile (a write reaching the checkpoint threshold, or a clean close) must not list it as
+ * the segments, or the next start would trust a partial index and replay only the journal tail.
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmbeddedEngine } from '../../src/engine/index.ts';
+import { fixtureCatalogues } from './fixture-catalogue.ts';
+import { eq, field } from './engine-helpers.ts';
+
+function hostDoc(ip: string, service: string): Record<string, unknown> {
+  return { ip, services: [{ port: 22, service_name: service, banner: `${service} banner ${ip}` }] };
+}
+
+it('no checkpoint, nor a clean close, writes segments while the engine waits for its rebuild', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-rebuilding-'));
+  try {
+    const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+    a.persistence!.open();
+    for (let i = 0; i < 200; i++) a.upsert('hosts', `10.8.0.${i}`, hostDoc(`10.8.0.${i}`, i % 2 ? 'SSH' : 'HTTP'));
+    await a.close();
+    // Damage every block of the hosts segment (the eager section stays intact, so it opens).
+    const file = join(dir, readdirSync(dir).find((f) => f.startsWith('hosts-') && f.endsWith('.seg'))!);
+    const b = readFileSync(file);
+    const eager = b.readUInt32LE(24);
+    for (let off = 40; off < b.length - eager; off += 97) b[off] ^= 0xff;
+    writeFileSync(file, b);
+
+    const e = new EmbeddedEngine(fixtureCatalogues, { dir });
+    let corrupt: Error | undefined;
+    // The listener stands for the Indexer's reload, which has not finished yet.
+    e.persistence!.onCorrupt((err) => (corrupt = err));
+    assert.ok(e.persistence!.open().loaded);
+    assert.throws(() => e.search('hosts', { query: field('services.service_name', eq('ssh')), limit: 1 }));
+    assert.ok(corrupt && e.persistence!.broken, 'the damaged block was met');
+    assert.equal(existsSync(join(dir, 'manifest.json')), false, 'the manifest is gone');
+    // The reload has put a few documents back, and a write came in.
+    e.persistence!.journal('hosts', ['10.8.1.1']);
+    e.upsert('hosts', '10.8.0.1', hostDoc('10.8.0.1', 'SSH'));
+    e.upsert('hosts', '10.8.1.1', hostDoc('10.8.1.1', 'FTP'));
+    e.persistence!.applied('hosts', ['10.8.1.1']);
+    assert.equal(e.persistence!.checkpoint().bytes, 0, 'a checkpoint writes nothing');
+    assert.equal(existsSync(join(dir, 'manifest.json')), false, 'no manifest lists the partial index');
+    await e.close();
+    assert.equal(existsSync(join(dir, 'manifest.json')), false, 'a close during the rebuild lists nothing either');
+
+    const next = new EmbeddedEngine(fixtureCatalogues, { dir });
+    const r = next.persistence!.open();
+    assert.equal(r.loaded, false, 'the next start reloads the whole store');
+    await next.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
