@@ -127,6 +127,8 @@ export type DocumentsChangedListener = (index: IndexName, ids: readonly string[]
 
 export class Indexer {
   private readonly listeners: DocumentsChangedListener[] = [];
+  /** Store writes issued so far (puts and putAll batches): putAll indexes a created document as given only when no other came between its store write and its indexing. */
+  private storeWrites = 0;
 
   constructor(
     private readonly ctx: SearchContext,
@@ -180,6 +182,7 @@ export class Indexer {
 
   async put(index: IndexName, items: readonly PutItem[]): Promise<PutResult[]> {
     if (items.length === 0) return [];
+    this.storeWrites++;
     const results = await this.ctx.store.documents.putMany(index, items);
     await this.afterPut(index, items, results, undefined, true);
     return results;
@@ -212,12 +215,19 @@ export class Indexer {
     const docs = this.ctx.store.documents;
     let stop: (() => Promise<void>) | undefined;
     let count = 0;
-    type Ahead = { items: readonly PutItem[]; plain: boolean[]; results: Promise<PutResult[]> };
+    type Ahead = { items: readonly PutItem[]; plain: boolean[]; results: Promise<PutResult[]>; writes: number; mine: number };
+    let mine = 0;
     let ahead: Ahead | undefined;
     let failure: { error: unknown } | undefined;
     const finish = async (b: Ahead) => {
       const results = await b.results;
-      if (!options.storeOnly) await this.afterPut(index, b.items, results, b.plain, false);
+      // A created document is indexed as given only if no other writer (a put: an API request;
+      // another putAll) wrote the store since this batch: it may have replaced the document, and
+      // indexing the batch's version after the other write indexed its own would leave the engine
+      // behind the store. Then the created documents are read back like updates.
+      const alone = this.storeWrites - b.writes === mine - b.mine;
+      const plain = alone ? b.plain : b.plain.map(() => false);
+      if (!options.storeOnly) await this.afterPut(index, b.items, results, plain, false);
       await onBatch?.(b.items, results);
     };
     try {
@@ -226,7 +236,7 @@ export class Indexer {
         // From the second batch on: a thread costs its start-up, which one batch does not repay.
         if (++count === 2 && docs.startWriterThread) stop = await docs.startWriterThread().catch(() => undefined);
         const plain = items.map((it) => isJsonData(it.doc));
-        const next: Ahead = { items, plain, results: docs.putMany(index, items.map((it, i) => toStore(it, plain[i]!))) };
+        const next: Ahead = { items, plain, results: docs.putMany(index, items.map((it, i) => toStore(it, plain[i]!))), writes: ++this.storeWrites, mine: ++mine };
         // Awaited in its turn; until then a rejection must not count as unhandled.
         next.results.catch(() => undefined);
         const previous = ahead;

@@ -157,3 +157,29 @@ describe('Indexer.putAll failures on a persistent engine', () => {
     }
   });
 });
+
+describe('Indexer.putAll with another writer', () => {
+  it('a put of an id the batch written ahead created, made before that batch is indexed, is what the engine keeps', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'periscope-put-all-race-'));
+    dirs.push(dir);
+    const store = await openStore({ kind: 'sqlite', file: join(dir, 'store.db') });
+    try {
+      const engine = new EmbeddedEngine(catalogues, { dir: join(dir, 'engine') });
+      const indexer = new Indexer(contextOf(journaledStore(store, engine.persistence), engine));
+      await indexer.rebuild();
+      // Every round-0 batch creates its hosts; while batch k is indexed, batch k+1 is already
+      // written, and the callback (standing for an API request) updates one of its hosts.
+      const input = rounds(1, 100, 20);
+      let k = 0;
+      await indexer.putAll('hosts', input, async () => {
+        const next = input[++k];
+        if (next) await indexer.put('hosts', [host(Number(next[3]!.id.split('.')[3]), 7)]);
+      });
+      await assertMatchesStore(store, engine, 'live');
+      await engine.close();
+      await reopen(store, join(dir, 'engine'), 'reopened');
+    } finally {
+      await store.close();
+    }
+  });
+});
