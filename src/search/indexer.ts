@@ -397,7 +397,12 @@ export class Indexer {
       // Written during the load: the scan may have read these before their write.
       const written = p.journaledSinceBroken();
       p.rebuilt();
-      for (const index of ['certificates', 'hosts'] as const) await this.refresh(index, written.get(index) ?? []);
+      for (const index of ['certificates', 'hosts'] as const) {
+        const ids = written.get(index) ?? [];
+        await this.refresh(index, ids);
+        // Until refreshed they were carried by any checkpoint (journaledSinceBroken).
+        p.applied(index, ids);
+      }
       p.checkpoint();
     } catch (err) {
       this.onListenerError(new Error(`rebuilding the search index after ${cause.message} failed: ${(err as Error).message}`));

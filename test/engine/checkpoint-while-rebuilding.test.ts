@@ -57,3 +57,52 @@ it('no checkpoint, nor a clean close, writes segments while the engine waits for
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it('ids written during the reload stay journaled through a checkpoint made before their refresh', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-rebuilding-'));
+  try {
+    const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+    a.persistence!.open();
+    for (let i = 0; i < 50; i++) a.upsert('hosts', `10.8.0.${i}`, hostDoc(`10.8.0.${i}`, 'SSH'));
+    await a.close();
+    const file = join(dir, readdirSync(dir).find((f) => f.startsWith('hosts-') && f.endsWith('.seg'))!);
+    const b = readFileSync(file);
+    const eager = b.readUInt32LE(24);
+    for (let off = 40; off < b.length - eager; off += 97) b[off] ^= 0xff;
+    writeFileSync(file, b);
+
+    const e = new EmbeddedEngine(fixtureCatalogues, { dir });
+    e.persistence!.onCorrupt(() => undefined);
+    assert.ok(e.persistence!.open().loaded);
+    assert.throws(() => e.search('hosts', { query: field('services.service_name', eq('ssh')), limit: 1 }));
+    // A write during the reload: journaled, indexed by its put (applied), but the reload's scan may
+    // have read it before, so it is refreshed after the reload.
+    e.persistence!.journal('hosts', ['10.8.1.1']);
+    e.upsert('hosts', '10.8.1.1', hostDoc('10.8.1.1', 'FTP'));
+    e.persistence!.applied('hosts', ['10.8.1.1']);
+    const written = e.persistence!.journaledSinceBroken();
+    assert.deepEqual(written.get('hosts'), ['10.8.1.1']);
+    e.persistence!.rebuilt();
+    // Another write reaches the checkpoint threshold before the refresh is done; then a crash.
+    e.persistence!.checkpoint();
+    e.persistence!.close();
+    const next = new EmbeddedEngine(fixtureCatalogues, { dir });
+    const r = next.persistence!.open();
+    assert.ok(r.loaded);
+    assert.deepEqual(r.tail.get('hosts'), ['10.8.1.1'], 'the id is read again from the store at the next start');
+    next.persistence!.close();
+
+    // Refreshed (applied): the next checkpoint covers it.
+    const f = new EmbeddedEngine(fixtureCatalogues, { dir });
+    assert.ok(f.persistence!.open().loaded);
+    f.persistence!.checkpoint();
+    f.persistence!.close();
+    const g = new EmbeddedEngine(fixtureCatalogues, { dir });
+    const r2 = g.persistence!.open();
+    assert.ok(r2.loaded);
+    assert.equal(r2.tail.get('hosts'), undefined);
+    g.persistence!.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

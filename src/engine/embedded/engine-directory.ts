@@ -417,10 +417,22 @@ export class EngineDirectory implements EnginePersistence {
     for (const l of this.corruptListeners) l(err);
   }
 
-  /** The ids journaled since the engine was emptied, for the rebuild to refresh last. */
+  /**
+   * The ids journaled since the engine was emptied, for the rebuild to refresh last. They count as
+   * not applied until the caller says so (applied()): a checkpoint made before their refresh (a
+   * write past the threshold meanwhile) carries them into the next journal instead of covering a
+   * version the reload's scan may have read before their write.
+   */
   journaledSinceBroken(): Map<IndexName, string[]> {
     const out = new Map<IndexName, string[]>();
-    if (this.sinceBroken) for (const index of INDEXES) out.set(index, [...this.sinceBroken[index]]);
+    if (this.sinceBroken) {
+      for (const index of INDEXES) {
+        const ids = [...this.sinceBroken[index]];
+        const m = this.unapplied[index];
+        for (const id of ids) m.set(id, (m.get(id) ?? 0) + 1);
+        out.set(index, ids);
+      }
+    }
     return out;
   }
 
