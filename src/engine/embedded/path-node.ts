@@ -8,12 +8,19 @@ import type { Leaf } from '../../model/values-of.ts';
 import type { Slot } from './slot.ts';
 
 export class PathNode {
-  readonly children = new Map<string, PathNode>();
+  /** null for a key that cannot be named by a dotted path (see Scope.child). */
+  readonly children = new Map<string, PathNode | null>();
   slot: Slot | undefined;
   /** Walk scratch: the epoch in which `leaves` was last filled / the node was marked present. */
   leafEpoch = -1;
   presentEpoch = -1;
+  /**
+   * The leaves of the unit being walked are leaves[0, leafCount): the array is overwritten, never
+   * truncated (setting a JS array's length to 0 drops its backing store, so every unit would
+   * allocate a new one per path).
+   */
   readonly leaves: Leaf[] = [];
+  leafCount = 0;
 
   constructor(
     readonly parent: PathNode | undefined,

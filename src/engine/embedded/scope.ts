@@ -70,8 +70,8 @@ export class Scope {
     for (const node of this.touched) {
       const slot = (node.slot ??= this.newSlot(node.path));
       const from = slot.fwdOrd.length;
-      slot.addUnit(unit, node.leaves);
-      node.leaves.length = 0;
+      slot.addUnit(unit, node.leaves, node.leafCount);
+      node.leafCount = 0;
       if (slot.ftText || slot.ftKeyword) {
         const ords = slot.fwdOrd.data;
         for (let i = from; i < slot.fwdOrd.length; i++) this.fulltext.addValue(slot, ords[i], doc);
@@ -83,44 +83,66 @@ export class Scope {
   }
 
   private walk(value: unknown, node: PathNode | null, anchor: PathNode, skipTop?: ReadonlySet<string>): void {
-    if (value === null || value === undefined) return;
-    if (Array.isArray(value)) {
-      for (const item of value) this.walk(item, node, anchor);
+    // Leaves first: they are most of the calls.
+    const type = typeof value;
+    if (type === 'string' || type === 'number' || type === 'boolean') {
+      if (node !== null) {
+        if (node.leafEpoch !== this.epoch) {
+          node.leafEpoch = this.epoch;
+          this.touched.push(node);
+        }
+        node.leaves[node.leafCount++] = value as Leaf;
+      }
+      this.markPresent(anchor);
       return;
     }
-    if (typeof value === 'object') {
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) this.walk(value[i], node, anchor);
+      return;
+    }
+    if (type === 'object') {
       const obj = value as Record<string, unknown>;
       for (const key in obj) {
         if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
-        if (skipTop?.has(key)) continue;
-        const addressable = node !== null && !key.includes('.') && !(node === this.root && key === '');
-        const child = addressable ? this.child(node, key) : null;
+        if (skipTop !== undefined && skipTop.has(key)) continue;
+        const child = node === null ? null : this.child(node, key);
         this.walk(obj[key], child, child ?? anchor);
       }
       return;
     }
-    if (node !== null && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) {
-      if (node.leafEpoch !== this.epoch) {
-        node.leafEpoch = this.epoch;
-        this.touched.push(node);
-      }
-      node.leaves.push(value as Leaf);
-    }
-    // Any non-null value counts for existence, like model/values-of.ts.
+    // Any other non-null value counts for existence, like model/values-of.ts.
+    this.markPresent(anchor);
+  }
+
+  /** Marks `anchor` and its ancestors present in this unit (any non-null value counts, like model/values-of.ts). */
+  private markPresent(anchor: PathNode): void {
     for (let n: PathNode | undefined = anchor; n !== undefined && n.presentEpoch !== this.epoch; n = n.parent) {
       n.presentEpoch = this.epoch;
       this.present.push(n);
     }
   }
 
-  private child(node: PathNode, key: string): PathNode {
-    let c = node.children.get(key);
-    if (!c) {
-      const path = node.path === '' ? key : `${node.path}.${key}`;
-      c = new PathNode(node, path, this.nodes.size);
-      node.children.set(key, c);
-      this.nodes.set(path, c);
+  /**
+   * The trie node of `key` under `node`, or null when the key cannot be named by a dotted path
+   * (it contains a dot, or is an empty top-level key): such keys are remembered as null, so the
+   * walk decides once per key rather than once per document.
+   */
+  private child(node: PathNode, key: string): PathNode | null {
+    const c = node.children.get(key);
+    if (c !== undefined) return c;
+    if (key.includes('.') || (node === this.root && key === '')) {
+      node.children.set(key, null);
+      return null;
     }
+    return this.addChild(node, key);
+  }
+
+  private addChild(node: PathNode, key: string): PathNode {
+    const path = node.path === '' ? key : `${node.path}.${key}`;
+    const c = new PathNode(node, path, this.nodes.size);
+    node.children.set(key, c);
+    this.nodes.set(path, c);
     return c;
   }
 
@@ -193,7 +215,7 @@ export class Scope {
       const parent = ordered[parents[i]];
       if (parent === undefined) throw new CorruptSegmentError('scope: bad path trie');
       const c = this.child(parent, keys[i]);
-      if (c.existsOrd !== i) throw new CorruptSegmentError('scope: path trie out of order');
+      if (c === null || c.existsOrd !== i) throw new CorruptSegmentError('scope: path trie out of order');
       ordered.push(c);
     }
   }

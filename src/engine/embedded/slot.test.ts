@@ -56,4 +56,31 @@ describe('Slot.addUnit', () => {
     assert.deepEqual(Array.from(restored.fwdOrd.data.subarray(0, restored.fwdOrd.length)), Array.from(slot.fwdOrd.data.subarray(0, slot.fwdOrd.length)));
     assert.deepEqual(restored.postings.bitmap(restored.dict.get('v3')!).toArray(), slot.postings.bitmap(slot.dict.get('v3')!).toArray());
   });
+
+  it('reads only the first `count` leaves, and repeats of the previous value keep their ordinal across compaction', () => {
+    const slot = new Slot('p');
+    // Stale entries past `count` (a reused scratch array) are ignored.
+    slot.addUnit(0, ['a', 'stale'], 1);
+    slot.addUnit(1, ['b', 'b', 'a', 'stale'], 3);
+    slot.addUnit(2, ['b'], 1);
+    assert.deepEqual(slot.values, ['a', 'b']);
+    assert.deepEqual(Array.from(slot.fwdOrd.data.subarray(0, slot.fwdOrd.length)), [0, 1, 0, 1]);
+    // Compaction renumbers: 'b' becomes ordinal 0, and the last value looked up ('b') must not keep ordinal 1.
+    slot.compact(new Uint8Array([0, 0, 1]));
+    assert.deepEqual(slot.values, ['b']);
+    slot.addUnit(3, ['b', 'a'], 2);
+    assert.deepEqual(slot.values, ['b', 'a']);
+    assert.deepEqual(Array.from(slot.fwdOrd.data.subarray(0, slot.fwdOrd.length)), [0, 0, 1]);
+    assert.deepEqual(slot.postings.bitmap(0).toArray(), [2, 3]);
+    assert.deepEqual(slot.postings.bitmap(1).toArray(), [3]);
+    // The same after a restore, where the dictionary is rebuilt from the values.
+    const w = new SegmentWriter();
+    slot.write(w);
+    const restored = new Slot('p');
+    restored.restore(SegmentReader.ofBlock(w.take(), SEGMENT_FORMAT_VERSION));
+    restored.addUnit(4, ['a', 'c'], 2);
+    restored.addUnit(5, ['a'], 1);
+    assert.deepEqual(restored.values, ['b', 'a', 'c']);
+    assert.deepEqual(Array.from(restored.fwdOrd.data.subarray(0, restored.fwdOrd.length)), [0, 0, 1, 1, 2, 1]);
+  });
 });

@@ -96,27 +96,52 @@ export class Slot {
     readonly ftKeyword = false,
   ) {}
 
-  /** Records the leaves of one (new) unit; units must arrive in ascending id order. */
-  addUnit(unit: number, leaves: readonly Leaf[]): void {
-    const dict = this.dict;
+  /**
+   * The last leaf looked up and its ordinal: most fields repeat the value of the unit before
+   * (a protocol, a constant header, the same vendor in consecutive elements), and a strict
+   * comparison spares hashing the value into a large dictionary. Cleared whenever ordinals
+   * could change (restore, compaction, release).
+   */
+  private lastLeaf: Leaf | undefined;
+  private lastOrd = 0;
+
+  /** Records the first `count` leaves of one (new) unit; units must arrive in ascending id order. */
+  addUnit(unit: number, leaves: readonly Leaf[], count = leaves.length): void {
+    if (this.pending || this.deltas) this.decode();
     const fwdOrd = this._fwdOrd;
+    const fwdUnit = this._fwdUnit;
     const from = fwdOrd.length;
-    for (let i = 0; i < leaves.length; i++) {
+    for (let i = 0; i < count; i++) {
       const leaf = leaves[i];
-      let ord = dict.get(leaf);
-      if (ord === undefined) {
-        ord = this._values.length;
-        dict.set(leaf, ord);
-        this._values.push(leaf);
-      } else if (i > 0) {
+      let ord: number;
+      let fresh = false;
+      if (leaf === this.lastLeaf) ord = this.lastOrd;
+      else {
+        const dict = this._dict ?? this.dict;
+        const found = dict.get(leaf);
+        if (found === undefined) {
+          ord = this._values.length;
+          dict.set(leaf, ord);
+          this._values.push(leaf);
+          fresh = true;
+        } else ord = found;
+        this.lastLeaf = leaf;
+        this.lastOrd = ord;
+      }
+      if (i > 0 && !fresh) {
         // Distinct per unit: documents count once per value. Ordinals compare as integers,
         // where comparing the leaves would compare long strings character by character.
         const ords = fwdOrd.data;
         let dup = false;
-        for (let j = from; j < fwdOrd.length; j++) if (ords[j] === ord) dup = true;
+        for (let j = from, end = fwdOrd.length; j < end; j++) {
+          if (ords[j] === ord) {
+            dup = true;
+            break;
+          }
+        }
         if (dup) continue;
       }
-      this._fwdUnit.push(unit);
+      fwdUnit.push(unit);
       fwdOrd.push(ord);
     }
   }
@@ -149,6 +174,7 @@ export class Slot {
     }
     this._dict = dict;
     this._values = values;
+    this.lastLeaf = undefined;
     this._postings = new PostingTable();
     this.postedUpTo = 0;
     this._fwdUnit = fwdUnit;
@@ -200,6 +226,7 @@ export class Slot {
   /** Drops the slot's contents once written (a merge's copy of the index only writes it): unusable afterwards. */
   release(): void {
     this._dict = undefined;
+    this.lastLeaf = undefined;
     this._values = [];
     this._postings = new PostingTable();
     this._fwdUnit = new GrowableU32(0);
@@ -265,6 +292,7 @@ export class Slot {
     const values = r.scalars() as Leaf[];
     this._values = values;
     this._dict = undefined;
+    this.lastLeaf = undefined;
     this._postings = new PostingTable();
     this._postings.restore(r);
     this._fwdUnit = GrowableU32.of(r.u32s());
