@@ -11,6 +11,7 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
+  linkSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -18,6 +19,7 @@ import {
   renameSync,
   rmSync,
   unlink,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -377,11 +379,23 @@ export class EngineDirectory implements EnginePersistence {
   private claim(): void {
     this.ensureDir();
     const file = join(this.dir, OWNER_FILE);
+    // The pid is written to a file of its own, then linked as owner.pid (which fails if it
+    // exists): owner.pid never exists empty. Created empty and then written, a process starting
+    // at the same moment read it empty, took it for a dead owner's and removed it: two owners
+    // checkpointing one directory, each listing only its own writes.
+    const mine = join(this.dir, `${OWNER_FILE}.${process.pid}.tmp`);
+    writeFileSync(mine, String(process.pid));
+    try {
+      this.takeOwnership(file, mine);
+    } finally {
+      rmSync(mine, { force: true });
+    }
+  }
+
+  private takeOwnership(file: string, mine: string): void {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        const fd = openSync(file, 'wx');
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
+        linkSync(mine, file);
         this.owner = true;
         return;
       } catch (err) {
