@@ -13,23 +13,31 @@ export interface KilledChild {
   readonly out: string;
 }
 
-/** Runs `child` (a .ts file, under tsx) with `args`; kills it `minMs` to `minMs + spanMs` after its first ack. */
-export function runAndKill(child: string, args: readonly string[], minMs: number, spanMs: number): Promise<KilledChild> {
+/**
+ * Runs `child` (a .ts file, under tsx) with `args`; kills it `minMs` to `minMs + spanMs` after it
+ * first prints a line matching `arm` (its first ack by default). A child that never does is
+ * killed after `armWithinMs`, so that a test waiting for a rarer event (a merge) fails on its own
+ * assertion instead of hanging.
+ */
+export function runAndKill(child: string, args: readonly string[], minMs: number, spanMs: number, arm = /^ack /m, armWithinMs = 120_000): Promise<KilledChild> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let armed = false;
+    const fallback = setTimeout(() => proc.kill('SIGKILL'), armWithinMs);
     proc.stderr.on('data', (d) => (err += d));
     proc.stdout.on('data', (d) => {
       out += d;
-      if (!armed && /^ack /m.test(out)) {
+      if (!armed && arm.test(out)) {
         armed = true;
+        clearTimeout(fallback);
         setTimeout(() => proc.kill('SIGKILL'), minMs + Math.floor(Math.random() * spanMs));
       }
     });
     proc.on('error', reject);
     proc.on('exit', (code, signal) => {
+      clearTimeout(fallback);
       if (signal !== 'SIGKILL') return reject(new Error(`child exited (${code}) before it was killed: ${err}`));
       resolve({ acked: [...out.matchAll(/^ack (\d+)$/gm)].map((m) => Number(m[1])), out });
     });
