@@ -29,9 +29,9 @@ test('killed during delta checkpoints and merges: the restart opens a whole chec
     let sawMerged = false;
     const cases = fc.sample(caseArb(fixtureCatalogues.hosts), { seed: 21, numRuns: 4 });
     for (let round = 0; round < ROUNDS; round++) {
-      // The first round is killed only after a merge finished, so that one surely did whatever
-      // the machine's speed (the others at random moments, merges running or not).
-      const { acked, out } = await runAndKill(CHILD, [dir, String(next)], 500, 4000, round === 0 ? /^merged$/m : undefined);
+      // The first round's child awaits its first merge and is killed only after it, so that one
+      // surely finished whatever the machine's speed; the others die at random moments.
+      const { acked, out } = await runAndKill(CHILD, round === 0 ? [dir, String(next), 'await-merge'] : [dir, String(next)], 500, 4000, round === 0 ? /^merged$/m : undefined);
       const merged = /^merged$/m.test(out);
       sawMerged ||= merged;
       assert.ok(acked.length > 0, `round ${round}: the child acknowledged a checkpoint`);
