@@ -6,12 +6,12 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedEngine } from '../../src/engine/index.ts';
 import { fixtureCatalogues } from './fixture-catalogue.ts';
-import { eq, field } from './engine-helpers.ts';
+import { damageHostsBlocks, eq, field } from './engine-helpers.ts';
 
 function hostDoc(ip: string, service: string): Record<string, unknown> {
   return { ip, services: [{ port: 22, service_name: service, banner: `${service} banner ${ip}` }] };
@@ -25,11 +25,7 @@ it('no checkpoint, nor a clean close, writes segments while the engine waits for
     for (let i = 0; i < 200; i++) a.upsert('hosts', `10.8.0.${i}`, hostDoc(`10.8.0.${i}`, i % 2 ? 'SSH' : 'HTTP'));
     await a.close();
     // Damage every block of the hosts segment (the eager section stays intact, so it opens).
-    const file = join(dir, readdirSync(dir).find((f) => f.startsWith('hosts-') && f.endsWith('.seg'))!);
-    const b = readFileSync(file);
-    const eager = b.readUInt32LE(24);
-    for (let off = 40; off < b.length - eager; off += 97) b[off] ^= 0xff;
-    writeFileSync(file, b);
+    damageHostsBlocks(dir, 97);
 
     const e = new EmbeddedEngine(fixtureCatalogues, { dir });
     let corrupt: Error | undefined;
@@ -65,11 +61,8 @@ it('ids written during the reload stay journaled through a checkpoint made befor
     a.persistence!.open();
     for (let i = 0; i < 50; i++) a.upsert('hosts', `10.8.0.${i}`, hostDoc(`10.8.0.${i}`, 'SSH'));
     await a.close();
-    const file = join(dir, readdirSync(dir).find((f) => f.startsWith('hosts-') && f.endsWith('.seg'))!);
-    const b = readFileSync(file);
-    const eager = b.readUInt32LE(24);
-    for (let off = 40; off < b.length - eager; off += 97) b[off] ^= 0xff;
-    writeFileSync(file, b);
+    // Damage every block of the hosts segment (the eager section stays intact, so it opens).
+    damageHostsBlocks(dir, 97);
 
     const e = new EmbeddedEngine(fixtureCatalogues, { dir });
     e.persistence!.onCorrupt(() => undefined);

@@ -3,6 +3,8 @@ import type { FieldCatalogue } from '../../src/model/field-def.ts';
 import type { Predicate, ResolvedQuery } from '../../src/query/resolved.ts';
 import { tokenize } from '../../src/model/tokenize.ts';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { EmbeddedEngine, ReferenceEngine, type Doc, type SearchEngine } from '../../src/engine/index.ts';
 import { fixtureCatalogues, fixtureHosts } from './fixture-catalogue.ts';
 
@@ -81,4 +83,17 @@ export function assertAgreesThroughWrites(
     const [expected, got] = engines.map((e) => e.search('hosts', { query, limit: options.limit }));
     assert.deepEqual(got, expected);
   }
+}
+
+/**
+ * Flips every `step`-th byte of the block area (after the header, before the eager section) of
+ * the hosts segment in `dir`: the segment still opens, and the first decode of a block fails
+ * its checksum.
+ */
+export function damageHostsBlocks(dir: string, step: number): void {
+  const file = join(dir, readdirSync(dir).find((f) => f.startsWith('hosts-') && f.endsWith('.seg'))!);
+  const b = readFileSync(file);
+  const eager = b.readUInt32LE(24);
+  for (let off = 40; off < b.length - eager; off += step) b[off] ^= 0xff;
+  writeFileSync(file, b);
 }

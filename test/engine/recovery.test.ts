@@ -4,13 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS } from '../../src/main/config.ts';
 import { openRuntime } from '../../src/main/runtime.ts';
 import { compileQuery } from '../../src/query/index.ts';
 import { batchOf } from './durability-child.ts';
+import { damageHostsBlocks } from './engine-helpers.ts';
 import { buildApp } from '../../src/api/app.ts';
 import { ensureAdmin } from '../../src/main/admin-account.ts';
 
@@ -30,11 +31,7 @@ test('a damaged block met while serving: the index is rebuilt from the store', {
     await first.close();
 
     const engineDir = join(dir, 'engine');
-    const file = join(engineDir, readdirSync(engineDir).find((f) => f.startsWith('hosts-') && f.endsWith('.seg'))!);
-    const b = readFileSync(file);
-    const eager = b.readUInt32LE(24);
-    for (let off = 40; off < b.length - eager; off += 997) b[off] ^= 0xff;
-    writeFileSync(file, b);
+    damageHostsBlocks(engineDir, 997);
 
     const rt = await openRuntime(config);
     try {
