@@ -280,16 +280,7 @@ export class IndexData {
       this.orderKeys.push(orderKeys[d]);
     }
     this._idToDoc = undefined;
-    const parts = r.u32();
-    if (parts !== this.nested.size) throw new CorruptSegmentError('nested roots differ from the catalogue');
-    for (let i = 0; i < parts; i++) {
-      const part = this.nested.get(r.str());
-      if (!part) throw new CorruptSegmentError('nested roots differ from the catalogue');
-      part.restore(r);
-    }
-    this.fulltext.restore(r);
-    this.order.restore(r, this.docs);
-    this.savedDocs = this.ids.length;
+    this.restoreTail(r, false);
   }
 
   /** Documents the persisted segments hold. */
@@ -388,14 +379,21 @@ export class IndexData {
       this.orderKeys.push(orderKeys[i]);
     }
     this._idToDoc = undefined;
+    this.restoreTail(r, true);
+  }
+
+  /** What a full segment and a delta end with alike: the nested parts, the full-text tables (whole or added to) and the order. */
+  private restoreTail(r: SegmentReader, delta: boolean): void {
     const parts = r.u32();
     if (parts !== this.nested.size) throw new CorruptSegmentError('nested roots differ from the catalogue');
     for (let i = 0; i < parts; i++) {
       const part = this.nested.get(r.str());
       if (!part) throw new CorruptSegmentError('nested roots differ from the catalogue');
-      part.restoreDelta(r);
+      if (delta) part.restoreDelta(r);
+      else part.restore(r);
     }
-    this.fulltext.restoreDelta(r);
+    if (delta) this.fulltext.restoreDelta(r);
+    else this.fulltext.restore(r);
     this.order.restore(r, this.docs);
     this.savedDocs = this.ids.length;
   }
