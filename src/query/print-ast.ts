@@ -95,6 +95,8 @@ export function printAst(node: QueryNode): string {
       return printValue(node.value, 'term') + (node.boost === undefined ? '' : `^${node.boost}`);
     case 'field':
       if (node.op === ':') return `${node.field}: ${printOperand(node.operand)}`;
+      // A field named like a keyword (`not:>1`) is a field only when a colon follows it.
+      if (KEYWORDS.has(node.field.toLowerCase())) return `${node.field}: ${node.op} ${printOperand(node.operand)}`;
       return `${node.field} ${node.op} ${printOperand(node.operand)}`;
     case 'group':
       if (node.form === 'same_service') return `same_service(${printAst(node.child)})`;

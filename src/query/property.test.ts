@@ -70,6 +70,17 @@ test('whatever parses prints back to text that parses to the same tree', () => {
   );
 });
 
+test('fields named like keywords print back as fields, whatever the operator', () => {
+  // Found by the property above (seed -954157525): `not:>1.2.3.4` printed as `not > 1.2.3.4`.
+  for (const q of ['not:>1.2.3.4', 'AND:>=3', 'or:<x', 'Not: 4', 'and: {a, b}']) {
+    const first = parseQuery(q);
+    assert.ok(first.ok, q);
+    const again = parseQuery(printAst(first.ast));
+    assert.ok(again.ok, `${q} printed as ${printAst(first.ast)}`);
+    assert.deepEqual(strip(again.ast), strip(first.ast), q);
+  }
+});
+
 // Generated trees.
 
 const CHARS = [
