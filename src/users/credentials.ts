@@ -10,8 +10,16 @@ export function newApiId(): string {
   return crypto.randomUUID();
 }
 
+/**
+ * 192 random bits as 32 base64url characters, never starting with '-': command lines take a
+ * leading '-' for an option (`censys asm add-seeds --api-key -abc…` fails with "expected one
+ * argument"), and one secret in 64 started with it.
+ */
 export function newSecret(): string {
-  return randomBytes(24).toString('base64url');
+  for (;;) {
+    const s = randomBytes(24).toString('base64url');
+    if (s[0] !== '-') return s;
+  }
 }
 
 export function hashSecret(secret: string, salt = randomBytes(12).toString('base64url')): string {
