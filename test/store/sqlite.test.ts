@@ -59,6 +59,25 @@ describe('sqlite file', () => {
     assert.equal(await pragma('foreign_keys'), 1);
     assert.equal(await pragma('synchronous'), 1);
     assert.ok(Number(await pragma('busy_timeout')) > 0);
+    assert.equal(await pragma('page_size'), 16384, 'a new database has 16 KB pages');
+    await store.close();
+  });
+
+  it('keeps the page size of a database made with another', async () => {
+    const file = join(dir, 'old-pages.db');
+    const { default: BetterSqlite3 } = await import('better-sqlite3');
+    // A database as earlier versions made them: 4 KB pages, WAL.
+    const old = new BetterSqlite3(file);
+    old.pragma('page_size = 4096');
+    old.pragma('journal_mode = WAL');
+    old.exec('create table t (x)');
+    old.close();
+    const store = await openStore({ kind: 'sqlite', file });
+    await store.documents.put('hosts', '1.1.1.1', { a: 1 }, '2024-01-01T00:00:00Z');
+    const { sql } = await import('kysely');
+    const r = await sql<{ page_size: number }>`pragma page_size`.execute(store.db);
+    assert.equal(r.rows[0]?.page_size, 4096);
+    assert.equal((await store.documents.get('hosts', '1.1.1.1'))?.version, 1);
     await store.close();
   });
 });

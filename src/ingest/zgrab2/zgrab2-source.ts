@@ -213,10 +213,18 @@ function lineRecords(line: Line, now: Date, options: Zgrab2Options, out: IngestR
   for (const r of mapZgrab2Line(value, position, now, options)) out.push(r);
 }
 
+function asBuffer(chunk: Buffer | string): Buffer {
+  return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+}
+
 /** Input read on the calling thread before parsing moves to a thread of its own. */
 const PARSER_THREAD_AFTER_BYTES = 16 * 2 ** 20;
-/** Chunks handed to the parser thread and not answered yet: bounds memory, keeps it busy. */
-const CHUNKS_IN_FLIGHT = 8;
+/**
+ * Chunks sent to the parser thread whose records were not consumed yet: bounds memory (a few MB
+ * of input and its records) while keeping about two of the pipeline's batches ready, so the
+ * thread has work while the pipeline merges (8 left it idle, docs/BENCHMARK.md ingest round 7).
+ */
+const CHUNKS_IN_FLIGHT = 64;
 
 /**
  * zgrab2 lines to records. Parsing and mapping are most of a reader's work, so a long input moves
@@ -228,16 +236,21 @@ export async function* readZgrab2(input: Readable, now: Date, options: Zgrab2Opt
   const splitter = new LineSplitter();
   const lines: Line[] = [];
   const records: IngestRecord[] = [];
+  const chunks = (input as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
   let bytes = 0;
   let starting: Promise<ParserThread | undefined> | undefined;
   let thread: ParserThread | undefined;
+  /** The chunk read when the thread turned out to be ready: it goes to the thread. */
+  let first: Buffer | undefined;
   try {
-    for await (const raw of input as AsyncIterable<Buffer | string>) {
-      const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+    for (;;) {
+      const next = await chunks.next();
+      if (next.done) break;
+      const chunk = asBuffer(next.value);
+      // The thread took the splitter's state while this read was awaited.
       if (thread) {
-        thread.push(chunk);
-        while (thread.inFlight >= CHUNKS_IN_FLIGHT) yield* await thread.next();
-        continue;
+        first = chunk;
+        break;
       }
       splitter.push(chunk, lines);
       for (const line of lines) lineRecords(line, now, options, records);
@@ -254,8 +267,13 @@ export async function* readZgrab2(input: Readable, now: Date, options: Zgrab2Opt
       }
     }
     if (thread) {
-      thread.end();
-      while (thread.inFlight > 0) yield* await thread.next();
+      // The rest of the input is read by a task of its own, so that the thread is kept fed while
+      // this generator's consumer is busy (reading only when asked left the thread idle between
+      // a consumer's batches, and made the consumer wait for each read).
+      const feeding = thread.feed(chunks, first);
+      feeding.catch(() => undefined);
+      while (!thread.fed || thread.inFlight > 0) yield* await thread.next();
+      await feeding;
       return;
     }
     splitter.end(lines);
@@ -264,6 +282,7 @@ export async function* readZgrab2(input: Readable, now: Date, options: Zgrab2Opt
   } finally {
     // An unstarted or unused thread is stopped too.
     (thread ?? (await starting))?.stop();
+    await chunks.return?.();
   }
 }
 
@@ -285,11 +304,7 @@ class ParserThread {
 
   private constructor(worker: Worker) {
     this.#worker = worker;
-    const notify = () => {
-      const wake = this.#wake;
-      this.#wake = undefined;
-      wake?.();
-    };
+    const notify = () => this.#notify();
     worker.on('message', (m: ParserReply) => {
       this.#replies.push(m);
       notify();
@@ -302,6 +317,20 @@ class ParserThread {
       this.#failed ??= new Error(`zgrab2 parser thread exited (code ${code})`);
       notify();
     });
+  }
+
+  /** Wakes `next` (a reply or a failure) and `feed` (room, or a failure). */
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+    this.#roomMade();
+  }
+
+  #roomMade(): void {
+    const space = this.#space;
+    this.#space = undefined;
+    space?.();
   }
 
   static async start(now: Date, options: Zgrab2Options): Promise<ParserThread> {
@@ -331,12 +360,31 @@ class ParserThread {
     this.#worker.postMessage(m);
   }
 
-  push(chunk: Buffer): void {
-    this.#send({ kind: 'chunk', chunk });
-  }
+  /** Whether `feed` has sent the whole input (its end included). */
+  fed = false;
+  #space: (() => void) | undefined;
 
-  end(): void {
-    this.#send({ kind: 'end' });
+  /**
+   * Sends `chunks` to the thread as they are read, keeping at most CHUNKS_IN_FLIGHT unanswered or
+   * unconsumed, then the end. A read error fails `next`.
+   */
+  async feed(chunks: AsyncIterator<Buffer | string>, first?: Buffer): Promise<void> {
+    try {
+      if (first) this.#send({ kind: 'chunk', chunk: first });
+      for (;;) {
+        while (this.inFlight >= CHUNKS_IN_FLIGHT && !this.#failed) await new Promise<void>((resolve) => (this.#space = resolve));
+        if (this.#failed) return;
+        const next = await chunks.next();
+        if (next.done) break;
+        this.#send({ kind: 'chunk', chunk: asBuffer(next.value) });
+      }
+      this.#send({ kind: 'end' });
+      this.fed = true;
+    } catch (e) {
+      this.#failed ??= e instanceof Error ? e : new Error(String(e));
+      this.#notify();
+      throw e;
+    }
   }
 
   /** The records of the oldest unanswered message. */
@@ -347,6 +395,7 @@ class ParserThread {
     }
     const m = this.#replies.shift()!;
     this.inFlight--;
+    this.#roomMade();
     if ('error' in m) throw new Error(`zgrab2 parser thread: ${m.error}`);
     return m.records;
   }

@@ -27,10 +27,23 @@ function input(chunkSize: number): Readable {
   return Readable.from(chunks);
 }
 
-async function collect(chunkSize: number, threadAfterBytes: number): Promise<IngestRecord[]> {
+async function collect(chunkSize: number, threadAfterBytes: number, source: Readable = input(chunkSize)): Promise<IngestRecord[]> {
   const out: IngestRecord[] = [];
-  for await (const r of readZgrab2(input(chunkSize), NOW, {}, threadAfterBytes)) out.push(r);
+  for await (const r of readZgrab2(source, NOW, {}, threadAfterBytes)) out.push(r);
   return out;
+}
+
+/** The same input arriving slowly (a pipe, a network), so the thread starts while lines are still read. */
+function slowInput(chunkSize: number, delayMs: number): Readable {
+  const all = input(chunkSize);
+  return Readable.from(
+    (async function* () {
+      for await (const chunk of all) {
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        yield chunk;
+      }
+    })(),
+  );
 }
 
 test('zgrab2: the parser thread gives the records of the reading thread, in order', async () => {
@@ -40,6 +53,9 @@ test('zgrab2: the parser thread gives the records of the reading thread, in orde
   assert.deepEqual(await collect(1000, 0), inline, 'thread from the first byte');
   assert.deepEqual(await collect(333, 5000), inline, 'hand-over in the middle of a line');
   assert.deepEqual(await collect(64 * 1024, 0), inline, 'one chunk');
+  // The thread answers its start while reads are awaited: the chunk read meanwhile must reach it
+  // after the lines cut before it, whichever side takes it.
+  for (const delay of [1, 3, 7]) assert.deepEqual(await collect(97, 500, slowInput(97, delay)), inline, `slow input, ${delay} ms per chunk`);
 });
 
 test('zgrab2: a consumer that stops early stops the parser thread', async () => {
