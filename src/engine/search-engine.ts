@@ -145,6 +145,11 @@ export interface EnginePersistence {
   rebuilt(): void;
   /** Empties the engine after open(), for a reload of the whole store. */
   reset(): void;
+  /**
+   * Right after a checkpoint with nothing changed since: serves from the segments just written
+   * instead of the in-memory state that produced them (a restart's memory instead of a load's).
+   */
+  reopen(): boolean;
   /** Set from a damaged segment until rebuilt(). */
   readonly broken: Error | undefined;
 }

@@ -364,8 +364,7 @@ export class Indexer {
       // Replaying a tail replaces documents (tombstones); past a point a fresh load is cheaper.
       if (opened.loaded && tail > Math.max(REPLAY_LIMIT, opened.documents * REPLAY_SHARE)) {
         p.reset();
-        await this.loadAll(onProgress);
-        p.checkpoint();
+        await this.loadAndCheckpoint(p, onProgress);
         return { mode: 'store', reason: `${tail} documents written since the segments: reloading the store is cheaper`, documents: this.size(), replayed: 0, ms: performance.now() - started };
       }
       if (opened.loaded) {
@@ -378,12 +377,21 @@ export class Indexer {
         }
         return { mode: 'segments', documents: opened.documents, replayed, ms: performance.now() - started };
       }
-      await this.loadAll(onProgress);
-      p.checkpoint();
+      await this.loadAndCheckpoint(p, onProgress);
       return { mode: 'store', reason: opened.reason, documents: this.size(), replayed: 0, ms: performance.now() - started };
     }
     await this.loadAll(onProgress);
     return { mode: 'store', documents: this.size(), replayed: 0, ms: performance.now() - started };
+  }
+
+  /**
+   * Loads the whole store into the (empty) engine, checkpoints, and serves from the segments just
+   * written: what the load built in memory is several times what serving from them needs.
+   */
+  private async loadAndCheckpoint(p: EnginePersistence, onProgress?: (index: IndexName, done: number, total: number) => void): Promise<void> {
+    await this.loadAll(onProgress);
+    p.checkpoint();
+    p.reopen();
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -70,6 +70,15 @@ function roundTrip(index: IndexName, entries: fc.Arbitrary<Entry[]>, ops: fc.Arb
 
 function hostDoc(ip: string, service: string): Record<string, unknown> {
   return { ip, location: { country: 'Germany' }, services: [{ port: 22, service_name: service, banner: `${service} banner` }] };
+}
+
+/** Segments holding one host, written by an engine that then closed. */
+function checkpointedOneHost(dir: string): void {
+  const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+  a.persistence!.open();
+  a.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
+  a.persistence!.checkpoint();
+  a.persistence!.close();
 }
 
 function segmentFiles(dir: string): string[] {
@@ -206,11 +215,7 @@ describe('engine segments', () => {
 
   it('a second process on the same directory opens the segments but never checkpoints over them', () => {
     inTempDir((dir) => {
-      const a = new EmbeddedEngine(fixtureCatalogues, { dir });
-      a.persistence!.open();
-      a.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
-      a.persistence!.checkpoint();
-      a.persistence!.close();
+      checkpointedOneHost(dir);
       // A live process (our parent) holds the directory.
       writeFileSync(join(dir, 'owner.pid'), String(process.ppid));
       const manifest = readFileSync(join(dir, 'manifest.json'), 'utf8');
@@ -228,6 +233,93 @@ describe('engine segments', () => {
       assert.ok(c.persistence!.open().loaded);
       assert.equal(c.persistence!.shared, false);
       c.persistence!.close();
+    });
+  });
+
+  it('a pid that now belongs to a process started later is not the owner, nor the writer of a journal', () => {
+    // Pid 1 runs, but it started after 2001: what it "wrote" then was another process's.
+    const long_ago = new Date(Date.UTC(2001, 0, 1));
+    inTempDir((dir) => {
+      checkpointedOneHost(dir);
+      writeFileSync(join(dir, 'owner.pid'), '1');
+      utimesSync(join(dir, 'owner.pid'), long_ago, long_ago);
+      const reused = `journal-1-${long_ago.getTime() * 1000}.log`;
+      writeFileSync(join(dir, reused), JSON.stringify(['hosts', ['2.2.2.2']]) + '\n');
+      // A journal of a process that runs and wrote it after it started: it may still grow.
+      const live = `journal-${process.ppid}-${Date.now() * 1000}.log`;
+      writeFileSync(join(dir, live), JSON.stringify(['hosts', ['3.3.3.3']]) + '\n');
+      const b = new EmbeddedEngine(fixtureCatalogues, { dir });
+      const r = b.persistence!.open();
+      assert.ok(r.loaded);
+      assert.deepEqual([...(r.tail.get('hosts') ?? [])].sort(), ['2.2.2.2', '3.3.3.3'], 'both journals are replayed');
+      assert.equal(b.persistence!.shared, false, 'the dead owner is taken over');
+      assert.equal(readFileSync(join(dir, 'owner.pid'), 'utf8'), String(process.pid));
+      b.upsert('hosts', '2.2.2.2', hostDoc('2.2.2.2', 'HTTP'));
+      b.upsert('hosts', '3.3.3.3', hostDoc('3.3.3.3', 'HTTP'));
+      b.persistence!.checkpoint();
+      const files = readdirSync(dir);
+      assert.ok(!files.includes(reused), 'the dead writer\'s journal is covered by the checkpoint');
+      assert.ok(files.includes(live), 'the live writer\'s journal is kept');
+      b.persistence!.close();
+      // The same pid written now is a live owner's.
+      writeFileSync(join(dir, 'owner.pid'), '1');
+      const c = reopen(dir);
+      assert.equal(c.persistence!.shared, true);
+      c.persistence!.close();
+    });
+  });
+
+  it('one process takes over a dead owner: a live takeover claim makes the others share', () => {
+    inTempDir((dir) => {
+      checkpointedOneHost(dir);
+      writeFileSync(join(dir, 'owner.pid'), '999999999');
+      // Another live process (our parent) is replacing that dead owner's file at this moment.
+      writeFileSync(join(dir, 'owner.pid.takeover'), String(process.ppid));
+      const b = new EmbeddedEngine(fixtureCatalogues, { dir });
+      assert.ok(b.persistence!.open().loaded);
+      assert.equal(b.persistence!.shared, true);
+      assert.equal(readFileSync(join(dir, 'owner.pid'), 'utf8'), '999999999', 'left to the claim holder');
+      b.persistence!.close();
+      // A claim left long ago by a process that died while taking over does not block anyone.
+      const old = new Date(Date.now() - 120_000);
+      utimesSync(join(dir, 'owner.pid.takeover'), old, old);
+      const c = new EmbeddedEngine(fixtureCatalogues, { dir });
+      assert.ok(c.persistence!.open().loaded);
+      assert.equal(c.persistence!.shared, false);
+      assert.equal(readFileSync(join(dir, 'owner.pid'), 'utf8'), String(process.pid));
+      assert.ok(!readdirSync(dir).includes('owner.pid.takeover'), 'the claim is gone once the takeover is done');
+      c.persistence!.close();
+    });
+  });
+
+  it('reopen() swaps a loaded engine for the segments it just wrote, which answer the same and wait on disk', () => {
+    inTempDir((dir) => {
+      const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+      a.persistence!.open();
+      for (let i = 1; i <= 300; i++) a.upsert('hosts', `10.4.${i >> 8}.${i & 255}`, hostDoc(`10.4.${i >> 8}.${i & 255}`, i % 3 ? 'SSH' : 'HTTP'));
+      assert.equal(a.persistence!.reopen(), false, 'nothing written yet');
+      a.persistence!.checkpoint();
+      a.upsert('hosts', '10.4.9.9', hostDoc('10.4.9.9', 'FTP'));
+      assert.equal(a.persistence!.reopen(), false, 'changed since the checkpoint');
+      a.persistence!.checkpoint();
+      const queries = [all, field('services.service_name', eq('http')), field('services.banner', eq('SSH banner')), field('ip', eq('10.4.0.7'))];
+      const before = queries.map((q) => a.search('hosts', { query: q, limit: 500 }).hits.map((h) => h.id));
+      const oldData = (a as unknown as { data: Record<IndexName, object> }).data.hosts;
+      assert.equal(a.persistence!.reopen(), true);
+      const data = (a as unknown as { data: Record<IndexName, { slotAt(p: string): { slot: { pending?: unknown } } }> }).data;
+      assert.notEqual(data.hosts, oldData, 'the loaded index was dropped');
+      assert.ok(data.hosts.slotAt('services.banner')!.slot.pending, 'blocks wait on disk until a query needs them');
+      assert.deepEqual(queries.map((q) => a.search('hosts', { query: q, limit: 500 }).hits.map((h) => h.id)), before);
+      // It goes on as usual: writes, a delta checkpoint, a restart.
+      a.upsert('hosts', '10.4.9.10', hostDoc('10.4.9.10', 'FTP'));
+      a.remove('hosts', '10.4.0.7');
+      a.persistence!.checkpoint();
+      a.persistence!.close();
+      const b = reopen(dir);
+      assert.equal(b.search('hosts', { query: field('services.service_name', eq('ftp')), limit: 10 }).total, 2);
+      assert.equal(b.search('hosts', { query: all, limit: 1 }).total, 301);
+      assert.equal(b.search('hosts', { query: field('ip', eq('10.4.0.7')), limit: 1 }).total, 0);
+      b.persistence!.close();
     });
   });
 

@@ -31,6 +31,13 @@ after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A temporary directory (removed after the tests) with a SQLite store in it. */
+async function tempStore(prefix: string): Promise<{ dir: string; store: KyselyStore }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return { dir, store: await openStore({ kind: 'sqlite', file: join(dir, 'store.db') }) };
+}
+
 /** Host `n`'s round-`r` version: ids repeat across rounds (updates), services grow and shrink. */
 function host(n: number, r: number): PutItem {
   const ip = `10.20.${n >> 8}.${n & 255}`;
@@ -102,9 +109,7 @@ describe('Indexer.putAll failures on a persistent engine', () => {
   for (const failAt of [2, 3, 5]) {
     for (const crash of [false, true]) {
       it(`a store write failing at batch ${failAt}, then a ${crash ? 'crash' : 'clean close'}: the next engine holds the store`, async () => {
-        const dir = mkdtempSync(join(tmpdir(), 'periscope-put-all-fail-'));
-        dirs.push(dir);
-        const store = await openStore({ kind: 'sqlite', file: join(dir, 'store.db') });
+        const { dir, store } = await tempStore('periscope-put-all-fail-');
         try {
           const engine = new EmbeddedEngine(catalogues, { dir: join(dir, 'engine') });
           const indexer = new Indexer(contextOf(journaledStore(failingStore(store, failAt), engine.persistence), engine), { checkpointIds: 30 });
@@ -123,9 +128,7 @@ describe('Indexer.putAll failures on a persistent engine', () => {
   }
 
   it('a checkpoint by another writer while a batch is written but not indexed, then a crash: the next engine holds the store', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'periscope-put-all-ckpt-'));
-    dirs.push(dir);
-    const store = await openStore({ kind: 'sqlite', file: join(dir, 'store.db') });
+    const { dir, store } = await tempStore('periscope-put-all-ckpt-');
     try {
       const engine = new EmbeddedEngine(catalogues, { dir: join(dir, 'engine') });
       const indexer = new Indexer(contextOf(journaledStore(store, engine.persistence), engine), { checkpointIds: 5 });
@@ -160,9 +163,7 @@ describe('Indexer.putAll failures on a persistent engine', () => {
 
 describe('Indexer.putAll with another writer', () => {
   it('a put of an id the batch written ahead created, made before that batch is indexed, is what the engine keeps', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'periscope-put-all-race-'));
-    dirs.push(dir);
-    const store = await openStore({ kind: 'sqlite', file: join(dir, 'store.db') });
+    const { dir, store } = await tempStore('periscope-put-all-race-');
     try {
       const engine = new EmbeddedEngine(catalogues, { dir: join(dir, 'engine') });
       const indexer = new Indexer(contextOf(journaledStore(store, engine.persistence), engine));

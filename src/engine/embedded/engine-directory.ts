@@ -18,6 +18,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   unlink,
   writeFileSync,
   writeSync,
@@ -29,6 +30,7 @@ import type { CheckpointInfo, EnginePersistence, OpenResult } from '../search-en
 import type { EngineCatalogues } from '../reference/reference-engine.ts';
 import type { IndexData } from './index-data.ts';
 import { CorruptSegmentError, SEGMENT_FORMAT_VERSION, SegmentReader, SegmentWriter } from './segment-codec.ts';
+import { writerAlive } from './process-identity.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 /** Holds the pid of the process that opened the directory and may checkpoint it. */
@@ -92,19 +94,39 @@ export interface Manifest {
 interface JournalFile {
   readonly name: string;
   readonly pid: number;
+  /** When the journal was created (its name holds Date.now() * 1000 plus a sequence number). */
+  readonly createdMs: number;
 }
 
 function parseJournalName(name: string): JournalFile | undefined {
   const m = /^journal-(\d+)-(\d+)\.log$/.exec(name);
-  return m ? { name, pid: Number(m[1]) } : undefined;
+  return m ? { name, pid: Number(m[1]), createdMs: Math.floor(Number(m[2]) / 1000) } : undefined;
 }
 
-function processAlive(pid: number): boolean {
+/** Claimed by the one process that replaces a dead owner's owner.pid (see takeOwnership). */
+const TAKEOVER_FILE = `${OWNER_FILE}.takeover`;
+/** A takeover lasts microseconds: a claim older than this was left by a process that died in it. */
+const TAKEOVER_STALE_MS = 30_000;
+
+/** Links `from` as `to` unless `to` exists (false then): atomic, so only one of several processes succeeds. */
+function linkIfAbsent(from: string, to: string): boolean {
   try {
-    process.kill(pid, 0);
+    linkSync(from, to);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/** The pid in an owner or claim file and when it was written (its mtime), or undefined when it is gone. */
+function readPidFile(file: string): { pid: number; writtenMs: number; text: string } | undefined {
+  try {
+    const text = readFileSync(file, 'utf8');
+    return { pid: Number(text.trim()), writtenMs: statSync(file).mtimeMs, text };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
 }
 
@@ -337,7 +359,8 @@ export class EngineDirectory implements EnginePersistence {
       if (!readJournal(join(this.dir, j.name), tail)) unnamed = true;
       const own = j.name === this.journalName;
       // A journal of a process still running may grow: it is replayed again at the next start.
-      if (own || j.pid === process.pid || !processAlive(j.pid)) this.covered.add(j.name);
+      // One whose pid now belongs to a process started after it was created is a dead one's.
+      if (own || j.pid === process.pid || !writerAlive(j.pid, j.createdMs)) this.covered.add(j.name);
     }
     try {
       if (unnamed) throw new CorruptSegmentError('a journal holds a write it could not name: the store is reloaded');
@@ -369,6 +392,38 @@ export class EngineDirectory implements EnginePersistence {
     return { loaded: true, tail: out, documents, ms: performance.now() - started };
   }
 
+  /**
+   * Swaps the in-memory index for the segments just written, when nothing changed since the
+   * checkpoint: what loading built (every value's dictionary entry, postings, views) is dropped,
+   * and the engine serves from the segments as after a restart, decoding a block when a query
+   * first needs it. After a load of the whole store this takes resident memory from the load's
+   * to a restart's. Returns false, changing nothing, when there is nothing to swap in: no
+   * checkpoint of this process, a change since, a merge running, damage.
+   */
+  reopen(): boolean {
+    const m = this.manifest;
+    if (!m || this.dirty || this.shared || this.broken || this.merges.size > 0) return false;
+    const fds: number[] = [];
+    const next = {} as Record<IndexName, IndexData>;
+    try {
+      for (const index of INDEXES) {
+        next[index] = this.fresh(index);
+        restoreChain(next[index], this.dir, m.segments[index], fds);
+      }
+    } catch {
+      // The segments were written a moment ago; if they cannot be read back, keep serving
+      // from memory (the next start checks them again).
+      for (const fd of fds) closeSync(fd);
+      return false;
+    }
+    for (const index of INDEXES) {
+      this.data[index] = next[index];
+      this.data[index].markSaved();
+    }
+    for (const fd of this.segmentFds.splice(0, this.segmentFds.length, ...fds)) closeSync(fd);
+    return true;
+  }
+
   /** Empties the engine after open() (the caller reloads the whole store instead of a large tail). */
   reset(): void {
     for (const index of INDEXES) this.data[index] = this.fresh(index);
@@ -392,20 +447,47 @@ export class EngineDirectory implements EnginePersistence {
     }
   }
 
+  /**
+   * Links `mine` as owner.pid, or finds a live owner (this process then shares the directory).
+   * A dead owner's file is replaced by one process only: whoever links the takeover claim
+   * first removes it (checking it is still the dead owner's) and links its own; the others find
+   * the claim held, or the new owner, and share. Removing the file without the claim, two
+   * processes finding the same dead owner could remove each other's fresh file and both own it.
+   */
   private takeOwnership(file: string, mine: string): void {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        linkSync(mine, file);
+    const claim = join(this.dir, TAKEOVER_FILE);
+    for (let attempt = 0; attempt < 4; attempt++) {
+      if (linkIfAbsent(mine, file)) {
         this.owner = true;
         return;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        const pid = Number(readFileSync(file, 'utf8').trim());
-        if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
+      }
+      const owner = readPidFile(file);
+      if (!owner) continue;
+      // A file with this process's pid is a dead predecessor's (or this process opened the
+      // directory again): either way it is replaced, as a dead owner's is.
+      if (owner.pid !== process.pid && writerAlive(owner.pid, owner.writtenMs)) {
+        this.shared = true;
+        return;
+      }
+      if (!linkIfAbsent(mine, claim)) {
+        const taker = readPidFile(claim);
+        if (taker && writerAlive(taker.pid, taker.writtenMs) && Date.now() - taker.writtenMs < TAKEOVER_STALE_MS) {
+          // Another process is taking over at this moment.
           this.shared = true;
           return;
         }
-        rmSync(file, { force: true });
+        // Left by a process that died while taking over.
+        if (taker) rmSync(claim, { force: true });
+        continue;
+      }
+      try {
+        if (readPidFile(file)?.text === owner.text) rmSync(file, { force: true });
+        if (linkIfAbsent(mine, file)) {
+          this.owner = true;
+          return;
+        }
+      } finally {
+        rmSync(claim, { force: true });
       }
     }
     this.shared = true;
