@@ -1,17 +1,20 @@
 /**
  * A restart of Periscope's engine in a fresh process, as `serve` does it: open the segments in
  * the directory given as argv[2], then answer the query mix and aggregations once (those
- * decode the parts of the index they touch). Prints one JSON line: open time, resident memory
- * after opening and after the first pass. Run by bench/run.ts; a fresh process keeps the
- * memory figures free of the bench's own engines.
+ * decode the parts of the index they touch), then time each of them as the bench times them
+ * (argv[4]: warm-ups, runs, budget). Prints one JSON line: open time, resident memory after
+ * opening and after the first pass, p50 and p99 per query. Run by bench/run.ts; a fresh process
+ * keeps the figures free of the bench's own engines and of the garbage its load left behind.
  */
 import { EmbeddedEngine } from '../src/engine/index.ts';
 import { compileQuery } from '../src/query/index.ts';
 import { catalogueFor } from '../src/model/field-catalogue.ts';
 import { aggregations, PAGE, queryMix, TOP_BUCKETS, type QueryParams } from './query-mix.ts';
+import { time, type TimeOptions, type Timing } from './timing.ts';
 
 const dir = process.argv[2]!;
 const params = JSON.parse(process.argv[3]!) as QueryParams;
+const timing = process.argv[4] ? (JSON.parse(process.argv[4]) as TimeOptions) : undefined;
 const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
 const rssStart = process.memoryUsage().rss;
 const engine = new EmbeddedEngine(catalogues, { dir });
@@ -39,5 +42,16 @@ for (const a of aggregations()) {
 }
 const passMs = performance.now() - pass;
 const rssAfterPass = process.memoryUsage().rss;
+const timings: Record<string, Timing> = {};
+if (timing) {
+  for (const q of queryMix(params)) {
+    const query = compile(q.censys);
+    timings[q.name] = await time(() => engine.search('hosts', { query, limit: PAGE }), timing);
+  }
+  for (const a of aggregations()) {
+    const query = compile(a.censys);
+    timings[a.name] = await time(() => engine.aggregate('hosts', { query, field: a.field, numBuckets: TOP_BUCKETS }), timing);
+  }
+}
 engine.persistence!.close();
-process.stdout.write(JSON.stringify({ documents: opened.documents, openMs, passMs, firstMs, rssStart, rssOpen, rssAfterPass }) + '\n');
+process.stdout.write(JSON.stringify({ documents: opened.documents, openMs, passMs, firstMs, rssStart, rssOpen, rssAfterPass, timings }) + '\n');
