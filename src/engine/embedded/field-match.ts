@@ -13,6 +13,7 @@ import { userRegExp, wildcardPrefix, wildcardRegExp } from '../reference/matcher
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { rangeUnits } from './range-units.ts';
 import type { Scope } from './scope.ts';
+import type { GrowableU32 } from './growable.ts';
 import type { Slot } from './slot.ts';
 import { SuffixView } from './suffix-view.ts';
 import type { TypedView } from './typed-view.ts';
@@ -41,22 +42,30 @@ function groupsOrds(view: TypedView, from: number, to: number): number[] {
   return ords;
 }
 
-/** Units of `slot` whose values hold all `tokens` (consecutively, in order, when `phrase`). */
-function tokenUnits(slot: Slot, tokens: readonly string[], phrase: boolean): Bitmap {
+/** Value ordinals of `slot` whose values hold all `tokens` (consecutively, in order, when `phrase`). */
+export function tokenValues(slot: Slot, tokens: readonly string[], phrase: boolean): Bitmap {
   const ti = slot.tokens(phrase && tokens.length > 1);
+  if (phrase) return ti.phraseValues(slot.values, tokens);
   let acc: Bitmap | undefined;
-  if (phrase) acc = ti.phraseValues(slot.values, tokens);
-  else {
-    for (const tok of tokens) {
-      const t = ti.ordOf.get(tok);
-      if (t === undefined) return empty();
-      const vals = ti.values.bitmap(t);
-      if (acc) acc.andInPlace(vals);
-      else acc = vals;
-      if (acc.isEmpty) return empty();
-    }
+  for (const tok of tokens) {
+    const t = ti.ordOf.get(tok);
+    if (t === undefined) return empty();
+    const vals = ti.values.bitmap(t);
+    if (acc) acc.andInPlace(vals);
+    else acc = vals;
+    if (acc.isEmpty) return empty();
   }
-  return ValueUnits.unitsOf(slot, acc!.toUint32Array());
+  return acc ?? empty();
+}
+
+/**
+ * Documents (live or not) with a unit of `slot` matching a `tokens` predicate, where `elemDoc`
+ * maps the slot's units to documents and `unitDocs` does so for a bitmap of units.
+ */
+export function tokenDocs(slot: Slot, field: FieldDef, predicate: Extract<Predicate, { op: 'tokens' }>, elemDoc: GrowableU32, unitDocs: (units: Bitmap) => Bitmap): Bitmap {
+  if (field.type !== 'text' || predicate.tokens.length === 0) return empty();
+  const values = tokenValues(slot, predicate.tokens, predicate.phrase);
+  return values.isEmpty ? values : ValueUnits.docsOf(slot, values.toUint32Array(), elemDoc, unitDocs);
 }
 
 /**
@@ -187,7 +196,8 @@ export function matchField(scope: Scope, path: string, field: FieldDef, predicat
       return rangeMatch(scope, slot, type, predicate);
     case 'tokens': {
       if (type !== 'text' || predicate.tokens.length === 0) return empty();
-      return tokenUnits(slot, predicate.tokens, predicate.phrase);
+      const values = tokenValues(slot, predicate.tokens, predicate.phrase);
+      return values.isEmpty ? values : ValueUnits.unitsOf(slot, values.toUint32Array());
     }
     case 'wildcard': {
       const re = wildcardRegExp(predicate.pattern, predicate.caseSensitive);

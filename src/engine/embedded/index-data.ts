@@ -122,6 +122,7 @@ export class NestedPart {
     if (predicate.op === 'exists') return undefined;
     const slot = this.scope.slots.get(rel);
     if (!slot) return new RoaringBitmap32();
+    if (predicate.op === 'tokens') return this.docPostings.matchTokens(slot, field, predicate, this.elemDoc, (units) => this.docsOf(units), liveDocs);
     return this.docPostings.match(slot, field, predicate, this.elemDoc, liveDocs);
   }
 

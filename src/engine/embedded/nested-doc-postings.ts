@@ -4,6 +4,13 @@
  * `services.x: v` outside `nested` is then a lookup of a few document bitmaps instead of
  * mapping every matching element to its document, which is linear in the elements.
  *
+ * The same holds for text slots' token index: a token, or an adjacent pair of tokens (a
+ * two-token phrase such as `services.banner: "Server: nginx"`), gets the documents of its
+ * postings. Going from the matching values to their documents at every query was linear in the
+ * matches (10 ms for 325,000 banners at 1M hosts); the derived postings make it one intersection.
+ * Predicates with no single posting (several tokens anywhere in a value, longer phrases) still
+ * go from values to documents each time.
+ *
  * Nothing here is persisted. An ordinal's documents are derived on its first query and caught
  * up on later ones with the elements appended since (ids only grow). Dead documents stay in
  * (an element is live exactly when its document is), so callers filter by the live documents.
@@ -11,7 +18,7 @@
  */
 import type { FieldDef } from '../../model/field-def.ts';
 import type { Predicate } from '../../query/resolved.ts';
-import { valueOrds } from './field-match.ts';
+import { tokenDocs, tokenValues, valueOrds } from './field-match.ts';
 import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import type { GrowableU32 } from './growable.ts';
 import type { Slot } from './slot.ts';
@@ -22,11 +29,60 @@ interface Entry {
   upTo: number;
 }
 
+interface TokenEntry {
+  readonly docs: Bitmap;
+  /** Entries of the slot's forward column below this are in `docs`. */
+  upTo: number;
+  /** That column (a compacted slot has a new one). */
+  readonly column: GrowableU32;
+}
+
+/** Token entries kept per slot, the least recently used dropped first: a bound on what ad-hoc phrases can hold. */
+const TOKEN_ENTRIES = 256;
+
+type TokensPredicate = Extract<Predicate, { op: 'tokens' }>;
+
 export class NestedDocPostings {
   private bySlot = new Map<Slot, (Entry | undefined)[]>();
+  private byTokens = new WeakMap<Slot, Map<string, TokenEntry>>();
 
   clear(): void {
     this.bySlot = new Map();
+    this.byTokens = new WeakMap();
+  }
+
+  /**
+   * Live documents (`live`) with an element whose value in `slot` matches a `tokens` predicate.
+   * `elemDoc` maps the slot's units to documents, `unitDocs` a bitmap of them.
+   */
+  matchTokens(slot: Slot, field: FieldDef, predicate: TokensPredicate, elemDoc: GrowableU32, unitDocs: (units: Bitmap) => Bitmap, live: Bitmap): Bitmap {
+    const { tokens, phrase } = predicate;
+    if (field.type !== 'text' || tokens.length === 0 || tokens.length > (phrase ? 2 : 1)) {
+      return tokenDocs(slot, field, predicate, elemDoc, unitDocs).andInPlace(live);
+    }
+    let entries = this.byTokens.get(slot);
+    if (!entries) this.byTokens.set(slot, (entries = new Map()));
+    const key = tokens.join('\u0000');
+    const column = slot.fwdUnit;
+    let entry = entries.get(key);
+    if (entry && entry.column !== column) entry = undefined;
+    if (!entry) {
+      entry = { docs: tokenDocs(slot, field, predicate, elemDoc, unitDocs), upTo: column.length, column };
+    } else if (entry.upTo < column.length) {
+      // Elements appended since: those whose value holds the token or pair (new values included).
+      const values = tokenValues(slot, tokens, phrase);
+      const ords = slot.fwdOrd.data;
+      const units = column.data;
+      const map = elemDoc.data;
+      const fresh: number[] = [];
+      for (let i = entry.upTo, end = column.length; i < end; i++) if (values.has(ords[i])) fresh.push(map[units[i]]);
+      if (fresh.length > 0) entry.docs.addMany(fresh);
+      entry.upTo = column.length;
+    }
+    entries.delete(key);
+    entries.set(key, entry);
+    if (entries.size > TOKEN_ENTRIES) entries.delete(entries.keys().next().value!);
+    return RoaringBitmap32.and(entry.docs, live);
   }
 
   /**

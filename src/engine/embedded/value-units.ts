@@ -25,6 +25,16 @@ export class ValueUnits {
     return ValueUnits.forSlot(slot).units(slot, ords);
   }
 
+  /**
+   * Documents (live or not) of the units holding any of `ords`, where `elemDoc` maps units to
+   * documents (a nested part's elements). One pass from values to documents: going through a
+   * bitmap of units first cost a second bitmap build and a second pass over every match (half a
+   * banner phrase's time at 1M hosts).
+   */
+  static docsOf(slot: Slot, ords: Uint32Array, elemDoc: GrowableU32, unitDocs: (units: Bitmap) => Bitmap): Bitmap {
+    return ValueUnits.forSlot(slot).docs(slot, ords, elemDoc, unitDocs);
+  }
+
   /** The slot's map, caught up (started over when the slot's column was replaced, e.g. compacted). */
   static forSlot(slot: Slot): ValueUnits {
     let map = ValueUnits.of.get(slot);
@@ -77,6 +87,30 @@ export class ValueUnits {
     const ids = out.subarray(0, n);
     const found = ascending ? bitmapOfSorted(ids) : RoaringBitmap32.from(ids);
     if (multi.length > 0) found.orInPlace(slot.postings.union(multi));
+    return found;
+  }
+
+  private docs(slot: Slot, ords: Uint32Array, elemDoc: GrowableU32, unitDocs: (units: Bitmap) => Bitmap): Bitmap {
+    const only = this.only;
+    const map = elemDoc.data;
+    const out = new Uint32Array(ords.length);
+    const multi: number[] = [];
+    let n = 0;
+    let last = -1;
+    let ascending = true;
+    for (let i = 0; i < ords.length; i++) {
+      const x = only[ords[i]];
+      if (x === MULTI) multi.push(ords[i]);
+      else if (x !== 0) {
+        const d = map[x - 1];
+        if (d === last) continue;
+        if (d < last) ascending = false;
+        out[n++] = last = d;
+      }
+    }
+    const ids = out.subarray(0, n);
+    const found = ascending ? bitmapOfSorted(ids) : RoaringBitmap32.from(ids);
+    if (multi.length > 0) found.orInPlace(unitDocs(slot.postings.union(multi)));
     return found;
   }
 }
