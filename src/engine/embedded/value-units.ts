@@ -67,32 +67,19 @@ export class ValueUnits {
   }
 
   private units(slot: Slot, ords: Uint32Array): Bitmap {
-    const only = this.only;
-    const out = new Uint32Array(ords.length);
-    const multi: number[] = [];
-    let n = 0;
-    let last = -1;
-    let ascending = true;
-    for (let i = 0; i < ords.length; i++) {
-      const x = only[ords[i]];
-      if (x === MULTI) multi.push(ords[i]);
-      else if (x !== 0 && x - 1 !== last) {
-        if (x - 1 < last) ascending = false;
-        last = x - 1;
-        out[n++] = last;
-      }
-    }
-    // Values are numbered as they first appear and units arrive in ascending order, so units of
-    // single-unit values usually ascend with the values: one bulk load then.
-    const ids = out.subarray(0, n);
-    const found = ascending ? bitmapOfSorted(ids) : RoaringBitmap32.from(ids);
-    if (multi.length > 0) found.orInPlace(slot.postings.union(multi));
-    return found;
+    return this.mapped(slot, ords, undefined, (units) => units);
   }
 
   private docs(slot: Slot, ords: Uint32Array, elemDoc: GrowableU32, unitDocs: (units: Bitmap) => Bitmap): Bitmap {
+    return this.mapped(slot, ords, elemDoc.data, unitDocs);
+  }
+
+  /**
+   * The units holding any of `ords`, or their images under `unitMap` (an ascending map such as
+   * element → document), as a bitmap; `ofUnits` maps the units of values held by several.
+   */
+  private mapped(slot: Slot, ords: Uint32Array, unitMap: Uint32Array | undefined, ofUnits: (units: Bitmap) => Bitmap): Bitmap {
     const only = this.only;
-    const map = elemDoc.data;
     const out = new Uint32Array(ords.length);
     const multi: number[] = [];
     let n = 0;
@@ -102,15 +89,17 @@ export class ValueUnits {
       const x = only[ords[i]];
       if (x === MULTI) multi.push(ords[i]);
       else if (x !== 0) {
-        const d = map[x - 1];
+        const d = unitMap === undefined ? x - 1 : unitMap[x - 1];
         if (d === last) continue;
         if (d < last) ascending = false;
         out[n++] = last = d;
       }
     }
+    // Values are numbered as they first appear and units arrive in ascending order, so units of
+    // single-unit values usually ascend with the values: one bulk load then.
     const ids = out.subarray(0, n);
     const found = ascending ? bitmapOfSorted(ids) : RoaringBitmap32.from(ids);
-    if (multi.length > 0) found.orInPlace(unitDocs(slot.postings.union(multi)));
+    if (multi.length > 0) found.orInPlace(ofUnits(slot.postings.union(multi)));
     return found;
   }
 }
