@@ -66,6 +66,10 @@ describe('token postings lifted to documents', () => {
       for (let i = 0; i < 400; i++) write(i, host(i, [banner(i, SERVERS[i % 4]), ...(i % 5 === 0 ? [banner(i + 1, SERVERS[(i + 1) % 4])] : [])]));
       agree(engines, 'loaded');
       agree(engines, 'derived');
+      // A few writes are caught up element by element; many (below) make the postings derived again.
+      for (let i = 0; i < 400; i += 40) write(i, host(i, [banner(i, 'nginx'), 'a shared banner']));
+      for (let i = 500; i < 505; i++) write(i, host(i, [banner(i, SERVERS[i % 4]), 'a shared banner']));
+      agree(engines, 'a few writes');
       // New matching values, and one value repeated in many documents (a value of several units).
       for (let i = 400; i < 500; i++) write(i, host(i, [banner(i, 'nginx'), 'a shared banner']));
       agree(engines, 'new documents');
