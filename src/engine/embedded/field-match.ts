@@ -59,12 +59,11 @@ export function tokenValues(slot: Slot, tokens: readonly string[], phrase: boole
 }
 
 /**
- * Documents (live or not) with a unit of `slot` matching a `tokens` predicate, where `elemDoc`
- * maps the slot's units to documents and `unitDocs` does so for a bitmap of units.
+ * Documents (live or not) with a unit of text slot `slot` whose value holds `tokens` (at least
+ * one), where `elemDoc` maps the slot's units to documents and `unitDocs` a bitmap of units.
  */
-export function tokenDocs(slot: Slot, field: FieldDef, predicate: Extract<Predicate, { op: 'tokens' }>, elemDoc: GrowableU32, unitDocs: (units: Bitmap) => Bitmap): Bitmap {
-  if (field.type !== 'text' || predicate.tokens.length === 0) return empty();
-  const values = tokenValues(slot, predicate.tokens, predicate.phrase);
+export function tokenDocs(slot: Slot, tokens: readonly string[], phrase: boolean, elemDoc: GrowableU32, unitDocs: (units: Bitmap) => Bitmap): Bitmap {
+  const values = tokenValues(slot, tokens, phrase);
   return values.isEmpty ? values : ValueUnits.docsOf(slot, values.toUint32Array(), elemDoc, unitDocs);
 }
 

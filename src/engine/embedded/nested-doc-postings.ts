@@ -57,9 +57,8 @@ export class NestedDocPostings {
    */
   matchTokens(slot: Slot, field: FieldDef, predicate: TokensPredicate, elemDoc: GrowableU32, unitDocs: (units: Bitmap) => Bitmap, live: Bitmap): Bitmap {
     const { tokens, phrase } = predicate;
-    if (field.type !== 'text' || tokens.length === 0 || tokens.length > (phrase ? 2 : 1)) {
-      return tokenDocs(slot, field, predicate, elemDoc, unitDocs).andInPlace(live);
-    }
+    if (field.type !== 'text' || tokens.length === 0) return new RoaringBitmap32();
+    if (tokens.length > (phrase ? 2 : 1)) return tokenDocs(slot, tokens, phrase, elemDoc, unitDocs).andInPlace(live);
     let entries = this.byTokens.get(slot);
     if (!entries) this.byTokens.set(slot, (entries = new Map()));
     const key = tokens.join('\u0000');
@@ -69,7 +68,7 @@ export class NestedDocPostings {
     // derived, deriving again from the token index is cheaper.
     if (entry && (entry.column !== column || column.length - entry.upTo > entry.upTo / 4)) entry = undefined;
     if (!entry) {
-      entry = { docs: tokenDocs(slot, field, predicate, elemDoc, unitDocs), upTo: column.length, column };
+      entry = { docs: tokenDocs(slot, tokens, phrase, elemDoc, unitDocs), upTo: column.length, column };
     } else if (entry.upTo < column.length) {
       // Elements appended since: those whose value holds the token or pair (new values included).
       const values = tokenValues(slot, tokens, phrase);

@@ -22,7 +22,7 @@ export class ValueUnits {
 
   /** Units holding any of `ords` (ascending value ordinals of `slot`). */
   static unitsOf(slot: Slot, ords: Uint32Array): Bitmap {
-    return ValueUnits.forSlot(slot).units(slot, ords);
+    return ValueUnits.forSlot(slot).mapped(slot, ords, undefined, (units) => units);
   }
 
   /**
@@ -32,7 +32,7 @@ export class ValueUnits {
    * banner phrase's time at 1M hosts).
    */
   static docsOf(slot: Slot, ords: Uint32Array, elemDoc: GrowableU32, unitDocs: (units: Bitmap) => Bitmap): Bitmap {
-    return ValueUnits.forSlot(slot).docs(slot, ords, elemDoc, unitDocs);
+    return ValueUnits.forSlot(slot).mapped(slot, ords, elemDoc.data, unitDocs);
   }
 
   /** The slot's map, caught up (started over when the slot's column was replaced, e.g. compacted). */
@@ -64,14 +64,6 @@ export class ValueUnits {
       else if (cur !== units[i] + 1) only[v] = MULTI;
     }
     this.upTo = n;
-  }
-
-  private units(slot: Slot, ords: Uint32Array): Bitmap {
-    return this.mapped(slot, ords, undefined, (units) => units);
-  }
-
-  private docs(slot: Slot, ords: Uint32Array, elemDoc: GrowableU32, unitDocs: (units: Bitmap) => Bitmap): Bitmap {
-    return this.mapped(slot, ords, elemDoc.data, unitDocs);
   }
 
   /**
