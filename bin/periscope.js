@@ -10,23 +10,65 @@ import { spawn } from 'node:child_process';
  */
 const YOUNG_GENERATION = '--max-semi-space-size=64';
 
+/**
+ * `serve` loads its index with large native buffers (typed arrays, roaring containers). Freeing
+ * them raises glibc's dynamic mmap threshold, after which the allocator keeps what it frees: a
+ * server that loaded 1M hosts held 2.5 GB instead of 1.0 GB (docs/BENCHMARK.md, session 7).
+ * glibc reads the fixed threshold from the environment only when a process starts, so `serve`
+ * runs again with it unless the operator set it (to any value, kept as given).
+ */
+const MMAP_THRESHOLD = ['MALLOC_MMAP_THRESHOLD_', '131072'];
+
+/** Set in the relaunched command, so it knows to stop when its launcher is gone. */
+const LAUNCHED = 'PERISCOPE_LAUNCHED';
+
 function hasYoungGenerationFlag() {
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
   return given.some((a) => a.startsWith('--max-semi-space-size'));
 }
 
-if (process.argv[2] === 'ingest' && !hasYoungGenerationFlag()) {
-  const child = spawn(process.execPath, [...process.execArgv, YOUNG_GENERATION, ...process.argv.slice(1)], { stdio: 'inherit' });
+function relaunchWith() {
+  if (process.env[LAUNCHED] !== undefined) return undefined;
+  const command = process.argv[2];
+  const flags = command === 'ingest' && !hasYoungGenerationFlag() ? [YOUNG_GENERATION] : [];
+  const env = {};
+  if (command === 'serve' && process.platform === 'linux' && process.env[MMAP_THRESHOLD[0]] === undefined) env[MMAP_THRESHOLD[0]] = MMAP_THRESHOLD[1];
+  if (flags.length === 0 && Object.keys(env).length === 0) return undefined;
+  return { flags, env };
+}
+
+const relaunch = relaunchWith();
+if (relaunch) {
+  const child = spawn(process.execPath, [...process.execArgv, ...relaunch.flags, ...process.argv.slice(1)], {
+    // The IPC channel closes when this process dies, however it dies (even SIGKILL), which is how
+    // the command learns that it has lost its launcher.
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...relaunch.env, [LAUNCHED]: String(process.pid) },
+  });
   // Signals sent to this process alone (a timeout, a supervisor) reach the command too.
   const forward = (signal) => child.kill(signal);
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, forward);
   child.on('exit', (code, signal) => {
-    for (const s of signals) process.off(s, forward);
-    if (signal) process.kill(process.pid, signal);
-    else process.exitCode = code ?? 1;
+    if (signal) {
+      // Dies the way the command died, so its parent sees the same thing.
+      for (const s of signals) process.off(s, forward);
+      process.kill(process.pid, signal);
+    } else {
+      // The handlers stay: a signal arriving between the command's exit and this one's (the
+      // forwarded half of a Ctrl-C, say) must not replace the command's exit code.
+      process.exitCode = code ?? 1;
+    }
   });
 } else {
+  if (process.env[LAUNCHED] !== undefined && process.channel) {
+    // The channel must not keep the command alive, and its end means the launcher died without
+    // forwarding a signal: the command stops as it would on SIGTERM, instead of running orphaned.
+    process.channel.unref();
+    process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  }
+  // Children this command starts are not relaunched commands.
+  delete process.env[LAUNCHED];
   const { register } = await import('tsx/esm/api');
   register();
   await import('../src/main/cli.ts');

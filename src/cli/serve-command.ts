@@ -6,8 +6,12 @@ import { buildApp } from '../api/app.ts';
 import { startProgress } from './progress.ts';
 import { VERSION } from '../main/version.ts';
 
-/** Starts the service: store, admin account, demo data on first start, engine, HTTP. */
-export async function serveCommand(config: Config, env: NodeJS.ProcessEnv): Promise<() => Promise<void>> {
+/**
+ * Starts the service: store, admin account, demo data on first start, engine, HTTP.
+ * `onServing` gets the stop function before the banner is printed: whoever reads the banner as
+ * the sign that the server is up may signal it at once, so its handlers must be in place first.
+ */
+export async function serveCommand(config: Config, env: NodeJS.ProcessEnv, onServing?: (stop: () => Promise<void>) => void): Promise<() => Promise<void>> {
   const out = process.stderr;
   const rt = await openRuntime(config);
   const admin = await ensureAdmin(rt.store, config.dataDir, env);
@@ -66,9 +70,11 @@ export async function serveCommand(config: Config, env: NodeJS.ProcessEnv): Prom
     `  API docs:   http://${hostPart}:${port}/api/docs`,
     `  Try:        curl -u '${admin.apiId}:${admin.apiSecret ?? 'SECRET'}' '${base}/v2/hosts/search?q=services.service_name:HTTP&per_page=5'`,
   ];
-  process.stdout.write(lines.join('\n') + '\n');
-  return async () => {
+  const stop = async (): Promise<void> => {
     await app.close();
     await rt.close();
   };
+  onServing?.(stop);
+  process.stdout.write(lines.join('\n') + '\n');
+  return stop;
 }

@@ -64,13 +64,19 @@ storeOptions(
     .addOption(new Option('--rate-limit <n/s>', 'requests per user per window, e.g. 1200/60; 0 disables').env('PERISCOPE_RATE_LIMIT'))
     .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug or silent (default warn)').env('PERISCOPE_LOG_LEVEL')),
 ).action(async (flags) => {
-  const stop = await serveCommand(config(flags), process.env);
-  const shutdown = async () => {
-    await stop();
-    process.exit(EXIT.ok);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  await serveCommand(config(flags), process.env, (stop) => {
+    // Started through bin/periscope.js, a Ctrl-C reaches the server twice (from the terminal and
+    // forwarded by its launcher): a signal during the shutdown must not cut it short.
+    let stopping = false;
+    const shutdown = async () => {
+      if (stopping) return;
+      stopping = true;
+      await stop();
+      process.exit(EXIT.ok);
+    };
+    process.on('SIGINT', shutdown);
+    process.on('SIGTERM', shutdown);
+  });
 });
 
 storeOptions(
