@@ -116,11 +116,25 @@ export class KyselyDocumentRepository implements DocumentRepository {
     return result;
   }
 
+  /** Told when documents were written or removed, after the write (KyselyStore: the in-memory hits forget them). */
+  onWritten: ((index: IndexName, ids: readonly string[]) => void) | undefined;
+
+  #written<T>(index: IndexName, ids: () => readonly string[], write: Promise<T>): Promise<T> {
+    const onWritten = this.onWritten;
+    if (!onWritten) return write;
+    // Also after a failed write: it may have committed before failing to answer.
+    return write.finally(() => onWritten(index, ids()));
+  }
+
   async putMany(index: IndexName, items: readonly PutManyItem[]): Promise<PutResult[]> {
     if (items.length === 0) return [];
     if (this.#thread) {
       const thread = this.#thread;
-      return this.#serial(() => (this.#thread === thread ? thread.putMany(index, items) : this.#putHere(index, items)));
+      return this.#written(
+        index,
+        () => items.map((it) => it.id),
+        this.#serial(() => (this.#thread === thread ? thread.putMany(index, items) : this.#putHere(index, items))),
+      );
     }
     return this.#putHere(index, items);
   }
@@ -144,7 +158,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
       };
     });
     const ids = [...new Set(prepared.map((p) => p.id))].sort();
-    return this.#serial(() => this.#db.transaction().execute((trx) => this.#apply(trx, index, ids, prepared)));
+    return this.#written(index, () => ids, this.#serial(() => this.#db.transaction().execute((trx) => this.#apply(trx, index, ids, prepared))));
   }
 
   /**
@@ -390,12 +404,16 @@ export class KyselyDocumentRepository implements DocumentRepository {
 
   /** Removes the document and its whole history: a removed id starts again at version 1. */
   async remove(index: IndexName, id: string): Promise<boolean> {
-    return this.#serial(() =>
-      this.#db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('document_versions').where('index_name', '=', index).where('id', '=', id).execute();
-        const r = await trx.deleteFrom('documents').where('index_name', '=', index).where('id', '=', id).executeTakeFirst();
-        return Number(r.numDeletedRows) > 0;
-      }),
+    return this.#written(
+      index,
+      () => [id],
+      this.#serial(() =>
+        this.#db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('document_versions').where('index_name', '=', index).where('id', '=', id).execute();
+          const r = await trx.deleteFrom('documents').where('index_name', '=', index).where('id', '=', id).executeTakeFirst();
+          return Number(r.numDeletedRows) > 0;
+        }),
+      ),
     );
   }
 }

@@ -46,6 +46,7 @@ export class KyselyStore implements Store {
     this.asmSavedQueries = new KyselyAsmSavedQueryRepository(db);
     this.seeds = new KyselySeedRepository(db);
     this.pages = new KyselyPageReader(db, dialect);
+    this.documents.onWritten = (index, ids) => this.pages.forget(index, ids);
     this.asmAssets = new KyselyAsmAssetRepository(db, dialect);
     this.asmLogbook = new KyselyAsmLogbookRepository(db, dialect);
     this.asmAnnotations = new KyselyAsmAnnotationRepository(db);

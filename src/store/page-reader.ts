@@ -4,7 +4,8 @@
  * was made from. A result page then costs one statement and no parsing of whole documents; a
  * rendering made from older content is never served, because every read compares hashes with
  * the current version. Nothing on the write path maintains the table: whoever reads a missing or
- * stale rendering gets the document instead and saves a fresh one.
+ * stale rendering gets the document instead and saves a fresh one. Hits read are kept in memory
+ * (hit-cache.ts) until their document is written again.
  */
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { IndexName } from '../model/field-def.ts';
@@ -12,6 +13,7 @@ import type { Database, Dialect } from './database.ts';
 import { parseJson } from './database.ts';
 import { decodeNulFromPostgres } from './pg-nul.ts';
 import { SqliteReadConnection } from './sqlite-read-connection.ts';
+import { HitCache } from './hit-cache.ts';
 import type { Json, PageReader, PageRow, SavedHit, StaleHit } from './store.ts';
 
 /** A page statement's row: id, current content hash, current saved hit or null, document (only without a hit) or null. */
@@ -25,11 +27,13 @@ export class KyselyPageReader implements PageReader {
   readonly #dialect: Dialect;
   #kyselySql: string | undefined;
   readonly #readerSql: string[] = [];
+  readonly #cache: HitCache;
   #readConnection: Promise<SqliteReadConnection | undefined> | undefined;
 
-  constructor(db: Kysely<Database>, dialect: Dialect) {
+  constructor(db: Kysely<Database>, dialect: Dialect, cache = new HitCache()) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#cache = cache;
   }
 
   #doc(value: unknown): Json {
@@ -95,14 +99,28 @@ export class KyselyPageReader implements PageReader {
 
   async hits(index: IndexName, ids: readonly string[], spec: string): Promise<PageRow[]> {
     const out: PageRow[] = [];
-    const unique = [...new Set(ids)];
-    for (let i = 0; i < unique.length; i += CHUNK) {
-      for (const [id, contentHash, hit, doc] of await this.#pageRows(index, unique.slice(i, i + CHUNK), spec)) {
-        if (hit !== null) out.push({ id, contentHash, hit });
-        else if (doc !== null) out.push({ id, contentHash, doc: this.#doc(doc) });
+    const missing: string[] = [];
+    const now = Date.now();
+    for (const id of new Set(ids)) {
+      const held = this.#cache.get(index, id, spec, now);
+      if (held) out.push({ id, contentHash: held.contentHash, hit: held.hit });
+      else missing.push(id);
+    }
+    for (let i = 0; i < missing.length; i += CHUNK) {
+      const generation = this.#cache.generation;
+      for (const [id, contentHash, hit, doc] of await this.#pageRows(index, missing.slice(i, i + CHUNK), spec)) {
+        if (hit !== null) {
+          out.push({ id, contentHash, hit });
+          this.#cache.set(index, id, spec, contentHash, hit, generation, now);
+        } else if (doc !== null) out.push({ id, contentHash, doc: this.#doc(doc) });
       }
     }
     return out;
+  }
+
+  /** Documents `ids` were written or removed: their saved hits held in memory are no longer current. */
+  forget(index: IndexName, ids: readonly string[]): void {
+    this.#cache.forget(index, ids);
   }
 
   async saveHits(index: IndexName, spec: string, hits: readonly SavedHit[]): Promise<void> {

@@ -45,6 +45,8 @@ export function runPageReaderSuite(name: string, open: () => Promise<Store>): vo
       await store.documents.put('hosts', 'h', { v: 1 }, T1);
       const [r1] = await store.pages.hits('hosts', ['h'], 's');
       await store.pages.saveHits('hosts', 's', [{ id: 'h', contentHash: r1.contentHash, hit: '{"v":1}' }]);
+      // Served once, so that a reader keeping hits in memory holds it.
+      assert.equal((await store.pages.hits('hosts', ['h'], 's'))[0].hit, '{"v":1}');
       await store.documents.put('hosts', 'h', { v: 2 }, T2);
       const [r2] = await store.pages.hits('hosts', ['h'], 's');
       assert.deepEqual(r2.doc, { v: 2 });
@@ -59,6 +61,10 @@ export function runPageReaderSuite(name: string, open: () => Promise<Store>): vo
       assert.equal((await store.documents.get('hosts', 'h'))?.version, 3);
       assert.equal((await store.pages.hits('hosts', ['h'], 's'))[0].hit, '{"v":2}');
       // Removed and written again with the same content: the hash matches, so the hit is valid again.
+      await store.documents.remove('hosts', 'h');
+      assert.deepEqual(await store.pages.hits('hosts', ['h'], 's'), []);
+      await store.documents.putMany('hosts', [{ id: 'h', doc: { v: 4 }, observedAt: T3 }]);
+      assert.deepEqual((await store.pages.hits('hosts', ['h'], 's'))[0].doc, { v: 4 }, 'written again through putMany');
       await store.documents.remove('hosts', 'h');
       assert.deepEqual(await store.pages.hits('hosts', ['h'], 's'), []);
       await store.documents.put('hosts', 'h', { v: 2 }, T3);
