@@ -1,8 +1,8 @@
 /**
  * The kept whole-corpus counts (live-group-counts.ts) and the "most documents match" path, which
- * subtracts the other documents from them, against the reference engine as documents are
- * appended, replaced (tombstones), purged (compaction) and when a root is not an array
- * (pseudo-elements).
+ * subtracts the other documents from them (counted once while they stay the same), against the
+ * reference engine as documents are appended, replaced (tombstones), purged (compaction) and when
+ * a root is not an array (pseudo-elements).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,6 +54,13 @@ describe('embedded aggregation over most or all documents', () => {
       same(ref, emb, 'removed');
       for (let i = 60; i < 70; i++) both((e) => e.upsert('hosts', `h${i}`, host(i)));
       same(ref, emb, 'appended again');
+      // Documents outside the left-out set (not FR) with values never seen: the counts of the
+      // left-out documents, kept from the last call, stay valid while the view gains groups.
+      for (let i = 70; i < 75; i++) both((e) => e.upsert('hosts', `h${i}`, { location: { country: 'C9' }, labels: [`new${i}`], services: [{ port: 9000 + i, software: { product: `q${i}` } }] }));
+      same(ref, emb, 'new groups outside the left-out documents');
+      // And inside them: the left-out set changes, so they are counted again.
+      both((e) => e.upsert('hosts', 'h75', { location: { country: 'FR' }, labels: ['new75'], services: [{ port: 9075 }] }));
+      same(ref, emb, 'a new left-out document');
     });
   }
 });

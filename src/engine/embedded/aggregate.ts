@@ -96,6 +96,38 @@ function byUnits(slot: Slot, view: TypedView, scope: Scope, docs: Uint32Array, p
   return { perGroup, total };
 }
 
+/**
+ * The last counts of the documents left out by a query that matches most of them, per slot and
+ * type. Nearly every hosts query leaves out the same documents — the default
+ * `virtual_hosts: EXCLUDE` is `and not name: *` — and counting their units was most of such an
+ * aggregation (5.7 ms of server CPU per request at 1M hosts, 53,580 virtual hosts). The counts
+ * stay exact while the same documents are left out: those documents are all live (they come
+ * from the live set), a document's units and their values never change once appended, and a
+ * group keeps its number as the view grows. Compaction and restores replace the column.
+ */
+interface LeftOutCounts {
+  readonly docs: Bitmap;
+  readonly column: Slot['fwdUnit'];
+  readonly view: TypedView;
+  readonly counts: Counts;
+}
+
+const leftOut = new WeakMap<Slot, Map<TypedView, LeftOutCounts[]>>();
+/** Left-out sets kept per slot and view (queries that alternate), most recently used first. */
+const LEFT_OUT_KEPT = 4;
+
+function leftOutCounts(slot: Slot, view: TypedView, scope: Scope, docs: Bitmap, part: NestedPart | undefined, skip: Uint32Array): Counts {
+  let byView = leftOut.get(slot);
+  if (!byView) leftOut.set(slot, (byView = new Map()));
+  const kept = (byView.get(view) ?? []).filter((k) => k.column === slot.fwdUnit);
+  const i = kept.findIndex((k) => k.docs.size === docs.size && k.docs.isEqual(docs));
+  const found = i >= 0 ? kept.splice(i, 1)[0] : undefined;
+  const counts = found ? found.counts : byUnits(slot, view, scope, docs.toUint32Array(), part, skip);
+  kept.unshift(found ?? { docs, column: slot.fwdUnit, view, counts });
+  byView.set(view, kept.slice(0, LEFT_OUT_KEPT));
+  return counts;
+}
+
 /** Takes the entries of `units` out of `perGroup` (changed in place); returns `total` less the units counted. */
 function withoutUnits(slot: Slot, view: TypedView, perGroup: Float64Array, total: number, units: Bitmap): number {
   const fwdUnit = slot.fwdUnit.data;
@@ -150,8 +182,10 @@ export function aggregateField(
       let total = kept.total;
       if (pseudo) total = withoutUnits(slot, view, perGroup, total, pseudo);
       if (!whole) {
-        const rest = byUnits(slot, view, scope, RoaringBitmap32.andNot(data.docs.live(), match).toUint32Array(), part, skip);
-        for (let g = 0; g < groups; g++) perGroup[g] -= rest.perGroup[g];
+        const rest = leftOutCounts(slot, view, scope, RoaringBitmap32.andNot(data.docs.live(), match), part, skip);
+        // Groups added since the rest was counted have none of its units.
+        const counted = Math.min(groups, rest.perGroup.length);
+        for (let g = 0; g < counted; g++) perGroup[g] -= rest.perGroup[g];
         total -= rest.total;
       }
       counts = { perGroup, total };
