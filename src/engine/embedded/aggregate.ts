@@ -26,6 +26,8 @@ export type AggregateStrategy = 'auto' | 'postings' | 'columns';
 interface Counts {
   readonly perGroup: Float64Array;
   readonly total: number;
+  /** Counts to take from `perGroup` (shorter when groups were added since): read, not subtracted into a copy. */
+  readonly minus?: Float64Array;
 }
 
 function byPostings(slot: Slot, view: TypedView, units: Bitmap, unitCount: number): Counts {
@@ -177,10 +179,14 @@ export function aggregateField(
     const kept = liveGroupCounts(slot, view, scope);
     if (whole && !pseudo) {
       counts = kept;
+    } else if (!pseudo) {
+      // Read as differences, not copied: a copy of the counts per call (17,738 groups of
+      // `services.port` at 1M hosts, 142 KB) was garbage for the collector on every request.
+      const rest = leftOutCounts(slot, view, scope, RoaringBitmap32.andNot(data.docs.live(), match), part, skip);
+      counts = { perGroup: kept.perGroup, total: kept.total - rest.total, minus: rest.perGroup };
     } else {
       const perGroup = kept.perGroup.slice(0, groups);
-      let total = kept.total;
-      if (pseudo) total = withoutUnits(slot, view, perGroup, total, pseudo);
+      let total = withoutUnits(slot, view, perGroup, kept.total, pseudo);
       if (!whole) {
         const rest = leftOutCounts(slot, view, scope, RoaringBitmap32.andNot(data.docs.live(), match), part, skip);
         // Groups added since the rest was counted have none of its units.
@@ -191,7 +197,8 @@ export function aggregateField(
       counts = { perGroup, total };
     }
   }
-  const { perGroup, total } = counts;
+  const { perGroup, total, minus } = counts;
+  const minusLength = minus ? Math.min(groups, minus.length) : 0;
 
   // Keep only the best numBuckets while scanning: key strings are made only for groups whose
   // count can still enter, and nothing is sorted beyond the kept buckets.
@@ -199,7 +206,8 @@ export function aggregateField(
   const buckets: Bucket[] = [];
   let counted = 0;
   for (let g = 0; g < groups; g++) {
-    const count = perGroup[g];
+    // Groups added since the left-out documents were counted have none of their units.
+    const count = g < minusLength ? perGroup[g] - minus![g] : perGroup[g];
     if (count === 0) continue;
     counted += count;
     if (k === 0 || (buckets.length === k && count < buckets[k - 1].count)) continue;
