@@ -11,7 +11,7 @@ import { VERSION } from '../main/version.ts';
  * `onServing` gets the stop function before the banner is printed: whoever reads the banner as
  * the sign that the server is up may signal it at once, so its handlers must be in place first.
  */
-export async function serveCommand(config: Config, env: NodeJS.ProcessEnv, onServing?: (stop: () => Promise<void>) => void): Promise<() => Promise<void>> {
+export async function serveCommand(config: Config, env: NodeJS.ProcessEnv, onServing: (stop: () => Promise<void>) => void): Promise<void> {
   const out = process.stderr;
   const rt = await openRuntime(config);
   const admin = await ensureAdmin(rt.store, config.dataDir, env);
@@ -74,7 +74,6 @@ export async function serveCommand(config: Config, env: NodeJS.ProcessEnv, onSer
     await app.close();
     await rt.close();
   };
-  onServing?.(stop);
+  onServing(stop);
   process.stdout.write(lines.join('\n') + '\n');
-  return stop;
 }

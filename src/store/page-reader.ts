@@ -27,13 +27,12 @@ export class KyselyPageReader implements PageReader {
   readonly #dialect: Dialect;
   #kyselySql: string | undefined;
   readonly #readerSql: string[] = [];
-  readonly #cache: HitCache;
+  readonly #cache = new HitCache();
   #readConnection: Promise<SqliteReadConnection | undefined> | undefined;
 
-  constructor(db: Kysely<Database>, dialect: Dialect, cache = new HitCache()) {
+  constructor(db: Kysely<Database>, dialect: Dialect) {
     this.#db = db;
     this.#dialect = dialect;
-    this.#cache = cache;
   }
 
   #doc(value: unknown): Json {
@@ -77,6 +76,8 @@ export class KyselyPageReader implements PageReader {
 
   /** Closes the connection of its own, if one was opened; reads after this go through the store's connection. */
   async close(): Promise<void> {
+    // Up to 64 M characters of hits: not kept by a closed store that something still references.
+    this.#cache.clear();
     const pending = this.#readConnection;
     this.#readConnection = Promise.resolve(undefined);
     (await pending)?.close();

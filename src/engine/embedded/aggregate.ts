@@ -110,7 +110,6 @@ function byUnits(slot: Slot, view: TypedView, scope: Scope, docs: Uint32Array, p
 interface LeftOutCounts {
   readonly docs: Bitmap;
   readonly column: Slot['fwdUnit'];
-  readonly view: TypedView;
   readonly counts: Counts;
 }
 
@@ -125,7 +124,7 @@ function leftOutCounts(slot: Slot, view: TypedView, scope: Scope, docs: Bitmap, 
   const i = kept.findIndex((k) => k.docs.size === docs.size && k.docs.isEqual(docs));
   const found = i >= 0 ? kept.splice(i, 1)[0] : undefined;
   const counts = found ? found.counts : byUnits(slot, view, scope, docs.toUint32Array(), part, skip);
-  kept.unshift(found ?? { docs, column: slot.fwdUnit, view, counts });
+  kept.unshift(found ?? { docs, column: slot.fwdUnit, counts });
   byView.set(view, kept.slice(0, LEFT_OUT_KEPT));
   return counts;
 }
@@ -177,25 +176,13 @@ export function aggregateField(
   } else {
     // Most documents match: the kept whole-corpus counts less those of the other documents.
     const kept = liveGroupCounts(slot, view, scope);
-    if (whole && !pseudo) {
-      counts = kept;
-    } else if (!pseudo) {
-      // Read as differences, not copied: a copy of the counts per call (17,738 groups of
-      // `services.port` at 1M hosts, 142 KB) was garbage for the collector on every request.
-      const rest = leftOutCounts(slot, view, scope, RoaringBitmap32.andNot(data.docs.live(), match), part, skip);
-      counts = { perGroup: kept.perGroup, total: kept.total - rest.total, minus: rest.perGroup };
-    } else {
-      const perGroup = kept.perGroup.slice(0, groups);
-      let total = withoutUnits(slot, view, perGroup, kept.total, pseudo);
-      if (!whole) {
-        const rest = leftOutCounts(slot, view, scope, RoaringBitmap32.andNot(data.docs.live(), match), part, skip);
-        // Groups added since the rest was counted have none of its units.
-        const counted = Math.min(groups, rest.perGroup.length);
-        for (let g = 0; g < counted; g++) perGroup[g] -= rest.perGroup[g];
-        total -= rest.total;
-      }
-      counts = { perGroup, total };
-    }
+    const rest = whole ? undefined : leftOutCounts(slot, view, scope, RoaringBitmap32.andNot(data.docs.live(), match), part, skip);
+    // The pseudo-elements' entries are taken out of a copy; the left-out documents' counts are
+    // read as differences, not copied: a copy per call (17,738 groups of `services.port` at 1M
+    // hosts, 142 KB) was garbage for the collector on every request.
+    const perGroup = pseudo ? kept.perGroup.slice(0, groups) : kept.perGroup;
+    const total = pseudo ? withoutUnits(slot, view, perGroup, kept.total, pseudo) : kept.total;
+    counts = rest ? { perGroup, total: total - rest.total, minus: rest.perGroup } : { perGroup, total };
   }
   const { perGroup, total, minus } = counts;
   const minusLength = minus ? Math.min(groups, minus.length) : 0;
