@@ -76,7 +76,7 @@ export async function ctSyncCommand(config: Config, opts: CtSyncFlags, deps: CtS
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   }
-  const rt = await openRuntime(config);
+  const rt = await openRuntime(config, { storeOnly: true });
   const totals = { entries: 0, certificatesNew: 0, certificatesSeen: 0, rejected: 0 };
   let failed = false;
   try {

@@ -22,7 +22,7 @@ function open(file: string): { stream: Readable; size?: number } {
 export async function importCommand(config: Config, index: string, file: string): Promise<number> {
   if (index !== 'hosts' && index !== 'certificates') throw new UsageError(`--index must be hosts or certificates, got '${index}'`);
   const input = open(file);
-  const rt = await openRuntime(config);
+  const rt = await openRuntime(config, { storeOnly: true });
   try {
     const progress = startProgress(`import ${index}`, 0);
     // This command never opens the engine's segments: indexing would fill an engine dropped at

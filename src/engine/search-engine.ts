@@ -122,6 +122,11 @@ export interface EnginePersistence {
   readonly dir: string;
   /** Records that `ids` are about to be written to the store; durable when this returns. */
   journal(index: IndexName, ids: readonly string[]): void;
+  /**
+   * Declares that this process writes the store and never opens the engine (CLI commands):
+   * journal() then only names ids, and open() is refused.
+   */
+  storeOnly(): void;
   /** Records a write whose documents are unknown: the next open reloads the whole store. */
   journalUnknown(): void;
   /** The engine now reflects the store for `ids` (journaled earlier): a checkpoint may forget them. */

@@ -40,11 +40,18 @@ export function describeDatabase(config: Config): string {
   return target.kind === 'sqlite' ? `SQLite ${target.file}` : `PostgreSQL ${target.url.replace(/\/\/[^@/]*@/, '//***@')}`;
 }
 
-export async function openRuntime(config: Config, options: { now?: () => Date } = {}): Promise<Runtime> {
+export interface RuntimeOptions {
+  now?: () => Date;
+  /** A command that writes the store and never opens the engine (ingest, import, ct-sync): see EnginePersistence.storeOnly. */
+  storeOnly?: boolean;
+}
+
+export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const opened = await openStore(parseDatabaseTarget(config.database, config.dataDir));
   const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
   // Segments live beside the store; every document write, by any command, is journaled for them.
   const engine = new EmbeddedEngine(catalogues, { dir: join(config.dataDir, 'engine') });
+  if (options.storeOnly) engine.persistence?.storeOnly();
   const store = journaledStore(opened, engine.persistence);
   const ctx: SearchContext = { store, engine, catalogues, now: options.now ?? (() => new Date()) };
   const reportAsmError = (err: unknown) => {

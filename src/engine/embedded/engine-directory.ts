@@ -299,9 +299,23 @@ export class EngineDirectory implements EnginePersistence {
     fsyncSync(this.journalFd);
   }
 
+  /**
+   * This process writes the store and never opens the engine (CLI commands): its journal only
+   * names ids, for the server to re-read. The bookkeeping of ids not yet applied to an engine is
+   * skipped: a long ingest held every id it wrote in it (a million strings at 1M hosts, which the
+   * garbage collector walked again and again) for a checkpoint that never comes.
+   */
+  storeOnly(): void {
+    if (this.opened) throw new Error('storeOnly() after open(): this process serves the engine');
+    this.writesOnly = true;
+  }
+
+  private writesOnly = false;
+
   journal(index: IndexName, ids: readonly string[]): void {
     if (ids.length === 0) return;
     this.appendJournal(index, ids);
+    if (this.writesOnly) return;
     if (this.sinceBroken) for (const id of ids) this.sinceBroken[index].add(id);
     const m = this.unapplied[index];
     for (const id of ids) m.set(id, (m.get(id) ?? 0) + 1);
@@ -346,6 +360,7 @@ export class EngineDirectory implements EnginePersistence {
 
   open(): OpenResult {
     if (this.opened) throw new Error('engine directory opened twice');
+    if (this.writesOnly) throw new Error('open() in a store-only process');
     for (const index of INDEXES) if (this.data[index].docs.idCount !== 0) throw new Error('open() needs an empty engine');
     this.opened = true;
     this.dirty = true;

@@ -76,6 +76,15 @@ export const DEFAULT_BATCH_SIZE = 1000;
  * more than handing the text over, so a few thousand records repay the thread.
  */
 const WRITER_THREAD_AFTER_RECORDS = 5_000;
+/**
+ * Batches written together. Ingest writes versions of ids in random order, so a transaction
+ * dirties about one page per record in each index at 1,000 records, and fewer as it grows: the
+ * store's writes cost ~49 µs per record in transactions of 1,000, ~32 µs in 4,000 (SQLite,
+ * 600,000 hosts stored; docs/BENCHMARK.md).
+ */
+const WRITE_GROUP = 4;
+/** Batches merged and not yet written: a group being written and the next filling up. */
+const MAX_UNWRITTEN_BATCHES = 2 * WRITE_GROUP;
 /** Parsed certificates kept across batches (a few KB each). */
 const CERT_CACHE_SIZE = 10_000;
 
@@ -99,11 +108,12 @@ export function sha256Hex(der: Uint8Array): string {
 
 type PutItem = { id: string; doc: Record<string, unknown>; observedAt: string };
 
-/** The last document of each id (a batch may write several versions of one host). */
-function latestById(items: readonly PutItem[]): Map<string, Current> {
-  const out = new Map<string, Current>();
-  for (const item of items) out.set(item.id, { doc: item.doc, validFrom: item.observedAt });
-  return out;
+/** A batch's writes, and its late observations, applied once those writes are done. */
+interface QueuedBatch {
+  readonly certItems: PutItem[];
+  readonly hostItems: PutItem[];
+  readonly late: { hosts: readonly HostItem[]; ctx: MergeContext } | undefined;
+  readonly seq: number;
 }
 
 /** A current document as merging needs it: its content and when its version began. */
@@ -147,12 +157,24 @@ class BatchRunner {
   private readonly intermediates = createIntermediatePool();
   private readonly keepRejected: number;
   /**
-   * The previous batch's writes, not awaited yet: the next batch is parsed and merged while they
-   * run (in the store's writer thread, or on PostgreSQL's connection). At most one batch is in
-   * flight; its documents stand in for the store's answers until it is written.
+   * Batches merged and not yet written. Writes run in the background (in the store's writer thread,
+   * or on PostgreSQL's connection) while the next batches are parsed and merged; whatever has
+   * queued up meanwhile is written together, so a store transaction covers several batches and
+   * dirties each index page once for all of them. Their documents stand in for the store's
+   * answers until they are written.
    */
-  private pending: Promise<void> | undefined;
-  private inFlight: { certificates: Map<string, Current>; hosts: Map<string, Current> } = {
+  private readonly queued: QueuedBatch[] = [];
+  /** Batches handed to the writer or queued, not yet written. */
+  private unwritten = 0;
+  private batchSeq = 0;
+  private draining: Promise<void> | undefined;
+  /** flush() calls waiting: queued batches are written without waiting for a whole group. */
+  private flushing = 0;
+  private writeFailure: { error: unknown } | undefined;
+  /** Wakes the write() calls waiting for room. */
+  private onWritten: (() => void) | undefined;
+  /** The newest unwritten document of each id, with the batch that holds it. */
+  private readonly inFlight: { certificates: Map<string, Current & { seq: number }>; hosts: Map<string, Current & { seq: number }> } = {
     certificates: new Map(),
     hosts: new Map(),
   };
@@ -272,54 +294,121 @@ class BatchRunner {
       certificate: parse,
     };
     const { items: hostItems, late } = await this.mergeHosts(hosts, ctx);
-    await this.write(certItems, hostItems);
-    if (late.length > 0) {
-      await this.flush();
-      await this.mergeLate(late, ctx);
-    }
+    if (this.deps.dryRun) {
+      if (late.length > 0) await this.mergeLate(late, ctx);
+    } else await this.write(certItems, hostItems, late.length > 0 ? { hosts: late, ctx } : undefined);
   }
 
   /**
-   * Starts this batch's writes once the previous batch's are done: certificates first, then the
-   * hosts that present them. The caller goes on with the next batch meanwhile.
+   * Queues this batch's writes (certificates first, then the hosts that present them, across the
+   * batches written together) and returns at once unless MAX_UNWRITTEN_BATCHES are waiting; the
+   * caller goes on with the next batch meanwhile. Writes start when WRITE_GROUP batches have
+   * queued (or on flush).
    */
-  private async write(certItems: PutItem[], hostItems: PutItem[]): Promise<void> {
-    if (this.deps.dryRun || (certItems.length === 0 && hostItems.length === 0)) return;
-    await this.flush();
-    const { indexer } = this.deps;
-    const pending = (async () => {
-      if (certItems.length > 0) await indexer.put('certificates', certItems);
-      if (hostItems.length > 0) await indexer.put('hosts', hostItems);
-    })();
-    // Rejections are taken by flush(); this only keeps an unawaited failure from crashing the process.
-    pending.catch(() => undefined);
-    this.pending = pending;
-    this.inFlight = { certificates: latestById(certItems), hosts: latestById(hostItems) };
+  private async write(certItems: PutItem[], hostItems: PutItem[], late?: QueuedBatch['late']): Promise<void> {
+    if (certItems.length === 0 && hostItems.length === 0 && !late) return;
+    this.throwIfFailed();
+    const seq = ++this.batchSeq;
+    for (const [items, flying] of [[certItems, this.inFlight.certificates], [hostItems, this.inFlight.hosts]] as const) {
+      for (const item of items) flying.set(item.id, { doc: item.doc, validFrom: item.observedAt, seq });
+    }
+    this.queued.push({ certItems, hostItems, late, seq });
+    this.unwritten++;
+    if (this.queued.length >= WRITE_GROUP) this.draining ??= this.drain();
+    while (this.unwritten >= MAX_UNWRITTEN_BATCHES && !this.writeFailure) await this.written();
+    this.throwIfFailed();
   }
 
-  /** Waits for the writes in flight; their failure fails the run. */
-  async flush(): Promise<void> {
-    const pending = this.pending;
-    if (!pending) return;
-    this.pending = undefined;
+  /** Writes queued batches, all that have queued at each turn, while a group has queued (or flush waits). */
+  private async drain(): Promise<void> {
+    const { indexer } = this.deps;
     try {
-      await pending;
+      while ((this.queued.length >= WRITE_GROUP || (this.flushing && this.queued.length > 0)) && !this.writeFailure) {
+        const batches = this.queued.splice(0);
+        const certItems = batches.flatMap((b) => b.certItems);
+        const hostItems = batches.flatMap((b) => b.hostItems);
+        try {
+          if (certItems.length > 0) await indexer.put('certificates', certItems);
+          if (hostItems.length > 0) await indexer.put('hosts', hostItems);
+        } catch (error) {
+          this.writeFailure = { error };
+          break;
+        }
+        const upTo = batches[batches.length - 1].seq;
+        for (const flying of [this.inFlight.certificates, this.inFlight.hosts]) {
+          for (const [id, d] of flying) if (d.seq <= upTo) flying.delete(id);
+        }
+        // Late observations edit history, read from the store: once their batch is written, and
+        // before any later batch is. The current documents do not change (see mergeLate), so the
+        // batches merged meanwhile did not need them.
+        try {
+          for (const b of batches) if (b.late) await this.mergeLate(b.late.hosts, b.late.ctx);
+        } catch (error) {
+          this.writeFailure = { error };
+          break;
+        }
+        this.unwritten -= batches.length;
+        this.wake();
+      }
     } finally {
-      this.inFlight = { certificates: new Map(), hosts: new Map() };
+      this.draining = undefined;
+      this.wake();
     }
   }
 
-  /** Current documents: the store's, with those of the batch in flight over them. */
+  private wake(): void {
+    const w = this.onWritten;
+    this.onWritten = undefined;
+    w?.();
+  }
+
+  private written(): Promise<void> {
+    return new Promise((resolve) => {
+      const prev = this.onWritten;
+      this.onWritten = () => {
+        prev?.();
+        resolve();
+      };
+    });
+  }
+
+  private throwIfFailed(): void {
+    if (this.writeFailure) throw this.writeFailure.error;
+  }
+
+  /** Writes every queued batch and waits for them; a failed write fails the run. */
+  async flush(): Promise<void> {
+    this.flushing++;
+    try {
+      while (this.queued.length > 0 || this.draining) {
+        if (this.writeFailure) break;
+        await (this.draining ??= this.drain());
+      }
+    } finally {
+      this.flushing--;
+    }
+    this.throwIfFailed();
+  }
+
+  /** Current documents: the store's, with the unwritten batches' over them. */
   private async currentDocs(index: IndexName, ids: readonly string[]): Promise<Map<string, Current>> {
+    // Taken before the store is read: a batch written during the read leaves the map, but its
+    // documents are what the read may or may not have seen, and they stand in either way.
+    const flying = index === 'hosts' ? this.inFlight.hosts : this.inFlight.certificates;
+    const over: Current[] = [];
+    const overIds: string[] = [];
+    if (flying.size > 0) for (const id of ids) {
+      const d = flying.get(id);
+      if (d) {
+        over.push({ doc: d.doc, validFrom: d.validFrom });
+        overIds.push(id);
+      }
+    }
     const out = new Map<string, Current>();
     for (let i = 0; i < ids.length; i += 500) {
       for (const d of await this.deps.store.documents.getMany(index, ids.slice(i, i + 500))) out.set(d.id, d);
     }
-    const flying = index === 'hosts' ? this.inFlight.hosts : this.inFlight.certificates;
-    if (flying.size > 0) for (const id of ids) {
-      const doc = flying.get(id);
-      if (doc) out.set(id, doc);
-    }
+    for (let i = 0; i < over.length; i++) out.set(overIds[i], over[i]);
     return out;
   }
 
@@ -398,7 +487,11 @@ class BatchRunner {
     return { items, late };
   }
 
-  /** Late observations: rare; each one edits history at its own time, after the batch is written. */
+  /**
+   * Late observations: rare; each one edits history at its own time, after its batch is written.
+   * The store inserts such a version among the older ones: the current document keeps its
+   * content (only its version number grows).
+   */
   private async mergeLate(late: readonly HostItem[], ctx: MergeContext): Promise<void> {
     for (const h of late) {
       const at = isoTime(h.ms);

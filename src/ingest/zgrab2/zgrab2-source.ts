@@ -220,11 +220,15 @@ function asBuffer(chunk: Buffer | string): Buffer {
 /** Input read on the calling thread before parsing moves to a thread of its own. */
 const PARSER_THREAD_AFTER_BYTES = 16 * 2 ** 20;
 /**
- * Chunks sent to the parser thread whose records were not consumed yet: bounds memory (a few MB
- * of input and its records) while keeping about two of the pipeline's batches ready, so the
- * thread has work while the pipeline merges (8 left it idle, docs/BENCHMARK.md ingest round 7).
+ * Input sent to the parser thread whose records were not consumed yet: bounds memory (a few MB
+ * of input and its records) while keeping several of the pipeline's batches ready (about 3,500
+ * zgrab2 lines), so that the thread has work while the pipeline merges. The input is read on the
+ * pipeline's thread, only while it waits; with less ready (64 chunks of 64 KiB) the pipeline
+ * waited for records a fifth of its time (docs/BENCHMARK.md, ingest rounds 7 and 8).
  */
-const CHUNKS_IN_FLIGHT = 64;
+const BYTES_IN_FLIGHT = 8 * 2 ** 20;
+/** And at most this many chunks, whatever their size. */
+const CHUNKS_IN_FLIGHT = 256;
 
 /**
  * zgrab2 lines to records. Parsing and mapping are most of a reader's work, so a long input moves
@@ -355,8 +359,15 @@ class ParserThread {
     return this;
   }
 
+  /** Input bytes of each message sent and not consumed, oldest first, and their sum. */
+  readonly #sizes: number[] = [];
+  #bytesOut = 0;
+
   #send(m: ParserRequest): void {
     this.inFlight++;
+    const size = m.kind === 'chunk' ? m.chunk.byteLength : 0;
+    this.#sizes.push(size);
+    this.#bytesOut += size;
     this.#worker.postMessage(m);
   }
 
@@ -372,7 +383,7 @@ class ParserThread {
     try {
       if (first) this.#send({ kind: 'chunk', chunk: first });
       for (;;) {
-        while (this.inFlight >= CHUNKS_IN_FLIGHT && !this.#failed) await new Promise<void>((resolve) => (this.#space = resolve));
+        while ((this.inFlight >= CHUNKS_IN_FLIGHT || this.#bytesOut >= BYTES_IN_FLIGHT) && !this.#failed) await new Promise<void>((resolve) => (this.#space = resolve));
         if (this.#failed) return;
         const next = await chunks.next();
         if (next.done) break;
@@ -395,7 +406,12 @@ class ParserThread {
     }
     const m = this.#replies.shift()!;
     this.inFlight--;
+    this.#bytesOut -= this.#sizes.shift() ?? 0;
     this.#roomMade();
+    // The input is read on this thread, and its reads complete only when this thread turns its
+    // event loop: a consumer with replies at hand would otherwise not read until it ran out, and
+    // then wait for the thread to parse what it sent.
+    if (!this.fed) await new Promise<void>((resolve) => setImmediate(resolve));
     if ('error' in m) throw new Error(`zgrab2 parser thread: ${m.error}`);
     return m.records;
   }

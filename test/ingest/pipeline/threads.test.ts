@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { readZgrab2 } from '../../../src/ingest/zgrab2/zgrab2-source.ts';
-import { runIngest } from '../../../src/ingest/pipeline/index.ts';
+import { emptySummary, runIngest, type IngestSummary } from '../../../src/ingest/pipeline/index.ts';
+import type { IndexName } from '../../../src/model/field-def.ts';
 import type { IngestRecord } from '../../../src/ingest/observation.ts';
 import pg from 'pg';
 import { canonicalJson, openStore, type Store } from '../../../src/store/index.ts';
@@ -77,6 +78,10 @@ function records(): IngestRecord[] {
       if ((i + day) % 4 === 0) services.push(open(443, { serviceName: 'HTTP', tls: { chain: i % 2 ? [leaf, inter] : [leaf] } }));
       if ((i + day) % 5 === 0) services.push(open(22, { state: 'closed' }));
       out.push(host(`192.0.2.${i}`, at, services, i % 4 === 0 ? { names: [`n${day}.example`] } : {}));
+      // Two versions of a host, then (a batch later) an observation between them: it edits
+      // history among versions that may still be on their way to the store.
+      if (day === 14 && i === 11) out.push(host('192.0.2.50', '2026-01-14T05:00:00Z', [open(81)]), host('192.0.2.50', '2026-01-14T07:00:00Z', [open(82)]));
+      if (day === 15 && i === 6) out.push(host('192.0.2.50', '2026-01-14T06:00:00Z', [open(83)]));
     }
     // An observation older than what the store holds by then: history is edited in place.
     if (day > 11) out.push(host('192.0.2.1', `2026-01-${day - 2}T12:00:00Z`, [open(8080, { banner: `late ${day}` })]));
@@ -108,6 +113,66 @@ test('the writer thread and overlapped writes store what the single-threaded pat
   } finally {
     await one.close();
     await two.close();
+  }
+});
+
+/** Summaries added up, field by field (counts only). */
+function addSummaries(a: IngestSummary, b: IngestSummary): IngestSummary {
+  const add = (x: Record<string, number>, y: Record<string, number>) => Object.fromEntries(Object.keys(x).map((k) => [k, x[k] + y[k]]));
+  return {
+    ...a,
+    records: a.records + b.records,
+    hostObservations: a.hostObservations + b.hostObservations,
+    certificateObservations: a.certificateObservations + b.certificateObservations,
+    hosts: add(a.hosts, b.hosts) as IngestSummary['hosts'],
+    services: add(a.services as unknown as Record<string, number>, b.services as unknown as Record<string, number>) as unknown as IngestSummary['services'],
+    certificates: add(a.certificates, b.certificates) as IngestSummary['certificates'],
+    rejected: { count: a.rejected.count + b.rejected.count, kept: [...a.rejected.kept, ...b.rejected.kept] },
+  };
+}
+
+test('batches written together, late observations after them: what batch-by-batch runs store', async () => {
+  const one = await tempRuntime();
+  const two = await tempRuntime();
+  try {
+    // The reference: each batch of 5 is a run of its own, written (late observations included)
+    // before the next is merged.
+    const all = records();
+    let sequential = emptySummary();
+    for (let i = 0; i < all.length; i += 5) {
+      sequential = addSummaries(sequential, await runIngest(from(all.slice(i, i + 5)), deps(one.rt, { batchSize: 5, writerThreadAfterRecords: Number.POSITIVE_INFINITY })));
+    }
+    assert.ok(sequential.hosts.historyUpdated > 0, 'late observations were part of the run');
+    // One run: up to eight batches merged ahead of the store, written four at a time.
+    const grouped = await runIngest(from(all), deps(two.rt, { batchSize: 5, writerThreadAfterRecords: Number.POSITIVE_INFINITY }));
+    assert.deepEqual(grouped, sequential);
+    assert.equal(await dumpStore(two.rt.store), await dumpStore(one.rt.store));
+  } finally {
+    await one.close();
+    await two.close();
+  }
+});
+
+test('a failed store write fails the run, whichever batch it was, without waiting for more input', async () => {
+  for (const failAt of [1, 2, 3, 7]) {
+    const t = await tempRuntime();
+    try {
+      let calls = 0;
+      const base = deps(t.rt, { batchSize: 5, writerThreadAfterRecords: Number.POSITIVE_INFINITY });
+      const failing = {
+        ...base,
+        indexer: {
+          put: async (index: IndexName, items: Parameters<typeof t.rt.store.documents.putMany>[1]) => {
+            if (++calls === failAt) throw new Error(`disk full at write ${failAt}`);
+            return t.rt.store.documents.putMany(index, items);
+          },
+        },
+      };
+      await assert.rejects(runIngest(from(records()), failing), new RegExp(`disk full at write ${failAt}`));
+      assert.equal((await t.rt.store.documents.put('hosts', '198.51.100.1', { ip: '198.51.100.1' }, '2026-01-01T00:00:00Z')).outcome, 'created');
+    } finally {
+      await t.close();
+    }
   }
 });
 
