@@ -3,16 +3,11 @@
  * in `document_versions`) are still read whole after it — current versions from their pointer,
  * history unchanged — `documents.doc` is emptied, and new versions are written once.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { openStore, type Store } from '../../src/store/index.ts';
-import { migrationProvider } from '../../src/store/migrations.ts';
+import { Kysely, sql } from 'kysely';
+import type { Store } from '../../src/store/index.ts';
+import { migrateTo, oldPostgres, withOldSqlite, type OpenedStore } from './migration-db.ts';
 
 const T1 = '2024-01-01T00:00:00.000Z';
 const T2 = '2024-02-01T00:00:00.000Z';
@@ -22,9 +17,7 @@ const cert = { fingerprint_sha256: 'ab', names: ['example.com'] };
 
 /** Brings an empty database to 0002 and writes documents as the code before 0003 did. */
 async function oldLayout(db: Kysely<any>, schema?: string): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(schema ? 'postgres' : 'sqlite'), ...(schema ? { migrationTableSchema: schema } : {}) });
-  const r = await migrator.migrateTo('0002_asm_seeds');
-  if (r.error) throw r.error;
+  await migrateTo(db, '0002_asm_seeds', schema);
   const row = (index: string, id: string, version: number, doc: unknown, at: string) => ({
     index_name: index, id, version, doc: JSON.stringify(doc), content_hash: `hash-${id}-${version}`, valid_from: at,
   });
@@ -48,58 +41,17 @@ async function check(store: Store, emptied: () => Promise<unknown[]>): Promise<v
   assert.deepEqual(await emptied(), [null, null], 'new versions are written to document_versions only');
 }
 
+const emptied = (store: OpenedStore) => async () => {
+  const rows = await sql<{ doc: unknown }>`select doc from documents order by index_name`.execute(store.db);
+  return rows.rows.map((r) => r.doc);
+};
+
 test('0003 on SQLite: old documents stay readable, the pointer table holds no text', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'periscope-0003-'));
-  const file = join(dir, 'periscope.db');
-  try {
-    const raw = new BetterSqlite3(file);
-    raw.pragma('journal_mode = WAL');
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    await oldLayout(db);
-    await db.destroy();
-    const store = await openStore({ kind: 'sqlite', file });
-    try {
-      await check(store, async () => {
-        const rows = await sql<{ doc: unknown }>`select doc from documents order by index_name`.execute(store.db);
-        return rows.rows.map((r) => r.doc);
-      });
-    } finally {
-      await store.close();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await withOldSqlite(oldLayout, (store) => check(store, emptied(store)));
 });
 
-const url = process.env.PERISCOPE_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
-const schema = `periscope_test_0003_${process.pid}_${Date.now().toString(36)}`;
-
-after(async () => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists ${schema} cascade`);
-  } finally {
-    await client.end();
-  }
-});
+const withOldPostgres = oldPostgres('0003');
 
 test('0003 on PostgreSQL: old documents stay readable, the pointer table holds no text', async () => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema},public` });
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-  await oldLayout(db, schema);
-  await db.destroy();
-  const store = await openStore({ kind: 'postgres', url, schema });
-  try {
-    await check(store, async () => {
-      const rows = await sql<{ doc: unknown }>`select doc from documents order by index_name`.execute(store.db);
-      return rows.rows.map((r) => r.doc);
-    });
-  } finally {
-    await store.close();
-  }
+  await withOldPostgres(oldLayout, (store) => check(store, emptied(store)));
 });

@@ -3,16 +3,11 @@
  * history, at a time, scan), the versions-by-time index is gone, SQLite's pointer table is a
  * WITHOUT ROWID table, and writes after it (a new version, a late one inserted in history) work.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { openStore, type Store } from '../../src/store/index.ts';
-import { migrationProvider } from '../../src/store/migrations.ts';
+import { Kysely, sql } from 'kysely';
+import type { Store } from '../../src/store/index.ts';
+import { migrateTo, oldPostgres, withOldSqlite } from './migration-db.ts';
 
 const T1 = '2024-01-01T00:00:00.000Z';
 const T2 = '2024-02-01T00:00:00.000Z';
@@ -22,9 +17,7 @@ const other = { ip: '192.0.2.9', services: [{ port: 443 }] };
 
 /** Brings an empty database to 0008 and writes documents as the code before 0009 did. */
 async function before0009(db: Kysely<any>, schema?: string): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(schema ? 'postgres' : 'sqlite'), ...(schema ? { migrationTableSchema: schema } : {}) });
-  const r = await migrator.migrateTo('0008_document_hits');
-  if (r.error) throw r.error;
+  await migrateTo(db, '0008_document_hits', schema);
   const row = (id: string, version: number, doc: unknown, at: string) => ({
     index_name: 'hosts', id, version, doc: JSON.stringify(doc), content_hash: `hash-${id}-${version}`, valid_from: at,
   });
@@ -57,53 +50,17 @@ async function check(store: Store, indexNames: () => Promise<string[]>): Promise
 }
 
 test('0009 on SQLite: documents stay readable and writable, documents is WITHOUT ROWID', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'periscope-0009-'));
-  const file = join(dir, 'periscope.db');
-  try {
-    const raw = new BetterSqlite3(file);
-    raw.pragma('journal_mode = WAL');
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    await before0009(db);
-    await db.destroy();
-    const store = await openStore({ kind: 'sqlite', file });
-    try {
-      await check(store, async () => (await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(store.db)).rows.map((r) => r.name));
-      const table = await sql<{ wr: number }>`select wr from pragma_table_list where name = 'documents'`.execute(store.db);
-      assert.deepEqual(table.rows, [{ wr: 1 }], 'documents is a WITHOUT ROWID table');
-    } finally {
-      await store.close();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await withOldSqlite(before0009, async (store) => {
+    await check(store, async () => (await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(store.db)).rows.map((r) => r.name));
+    const table = await sql<{ wr: number }>`select wr from pragma_table_list where name = 'documents'`.execute(store.db);
+    assert.deepEqual(table.rows, [{ wr: 1 }], 'documents is a WITHOUT ROWID table');
+  });
 });
 
-const url = process.env.PERISCOPE_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
-const schema = `periscope_test_0009_${process.pid}_${Date.now().toString(36)}`;
-
-after(async () => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists ${schema} cascade`);
-  } finally {
-    await client.end();
-  }
-});
+const withOldPostgres = oldPostgres('0009');
 
 test('0009 on PostgreSQL: documents stay readable and writable, the time index is gone', async () => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema},public` });
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-  await before0009(db, schema);
-  await db.destroy();
-  const store = await openStore({ kind: 'postgres', url, schema });
-  try {
+  await withOldPostgres(before0009, async (store, schema) => {
     await check(store, async () => (await sql<{ indexname: string }>`select indexname from pg_indexes where schemaname = ${schema}`.execute(store.db)).rows.map((r) => r.indexname));
-  } finally {
-    await store.close();
-  }
+  });
 });

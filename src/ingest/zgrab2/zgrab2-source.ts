@@ -376,7 +376,7 @@ class ParserThread {
   #space: (() => void) | undefined;
 
   /**
-   * Sends `chunks` to the thread as they are read, keeping at most CHUNKS_IN_FLIGHT unanswered or
+   * Sends `chunks` to the thread as they are read, keeping at most BYTES_IN_FLIGHT (and CHUNKS_IN_FLIGHT) unanswered or
    * unconsumed, then the end. A read error fails `next`.
    */
   async feed(chunks: AsyncIterator<Buffer | string>, first?: Buffer): Promise<void> {
