@@ -55,9 +55,11 @@ if (relaunch) {
       for (const s of signals) process.off(s, forward);
       process.kill(process.pid, signal);
     } else {
-      // The handlers stay: a signal arriving between the command's exit and this one's (the
-      // forwarded half of a Ctrl-C, say) must not replace the command's exit code.
-      process.exitCode = code ?? 1;
+      // At once, with the handlers in place: a signal arriving between the command's exit and
+      // this one's (the other half of a Ctrl-C, say) must not replace the command's exit code.
+      // Left to end by itself, this process closed its signal handlers while it tore down, and a
+      // signal arriving then killed it (2 runs in 12 of the launcher test).
+      process.exit(code ?? 1);
     }
   });
 } else {

@@ -493,7 +493,19 @@ class BatchRunner {
    * content (only its version number grows).
    */
   private async mergeLate(late: readonly HostItem[], ctx: MergeContext): Promise<void> {
+    // Written together, one store call for the batch's late observations, unless a host comes
+    // again: its second observation merges into the history the first one wrote.
+    let items: PutItem[] = [];
+    const ids = new Set<string>();
+    const writeItems = async () => {
+      if (items.length === 0) return;
+      const results = await this.deps.indexer.put('hosts', items);
+      for (const r of results) if (r.outcome !== 'unchanged') this.summary.hosts.historyUpdated++;
+      items = [];
+      ids.clear();
+    };
     for (const h of late) {
+      if (ids.has(h.id.id)) await writeItems();
       const at = isoTime(h.ms);
       const then = await this.deps.store.documents.getAt('hosts', h.id.id, at);
       const next = mergeObservation(then?.doc, h.obs, ctx);
@@ -502,9 +514,10 @@ class BatchRunner {
         this.summary.hosts.historyUpdated++;
         continue;
       }
-      const [r] = await this.deps.indexer.put('hosts', [{ id: h.id.id, doc: next, observedAt: at }]);
-      if (r.outcome !== 'unchanged') this.summary.hosts.historyUpdated++;
+      items.push({ id: h.id.id, doc: next, observedAt: at });
+      ids.add(h.id.id);
     }
+    await writeItems();
   }
 }
 

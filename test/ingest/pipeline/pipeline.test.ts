@@ -150,6 +150,28 @@ test('a late observation is added to history at its time; the current view stays
   }
 });
 
+test('late observations of one batch, two of them of one host: each merges into the history before it', async () => {
+  const t = await tempRuntime();
+  try {
+    const T3 = '2026-01-12T00:00:00Z';
+    await runIngest(from([host('192.0.2.8', T3, [open(80, { banner: 'new' })]), host('192.0.2.9', T3, [open(80)])]), deps(t.rt));
+    const late = [
+      host('192.0.2.8', '2026-01-10T00:00:00Z', [open(21)]),
+      host('192.0.2.9', '2026-01-10T00:00:00Z', [open(25)]),
+      host('192.0.2.8', '2026-01-11T00:00:00Z', [open(22)]),
+    ];
+    const s = await runIngest(from(late), deps(t.rt));
+    assert.equal(s.hosts.historyUpdated, 3);
+    const ports = async (ip: string) => (await t.rt.store.documents.history('hosts', ip)).map((v) => (v.doc.services as { port: number }[]).map((x) => x.port));
+    // The second observation of 192.0.2.8 merged into the version the first one wrote.
+    assert.deepEqual(await ports('192.0.2.8'), [[21], [21, 22], [80]]);
+    assert.deepEqual(await ports('192.0.2.9'), [[25], [80]]);
+    assert.deepEqual((await t.rt.store.documents.get('hosts', '192.0.2.8'))?.version, 3);
+  } finally {
+    await t.close();
+  }
+});
+
 test('a dry run reports the same counts and writes nothing', async () => {
   const t = await tempRuntime();
   try {
