@@ -253,6 +253,8 @@ export class EngineDirectory implements EnginePersistence {
   private journalSeq = 0;
   /** Journals whose ids the engine state holds: deleted after the next checkpoint. */
   private covered = new Set<string>();
+  /** Set by storeOnly(): the journal only names ids. */
+  private writesOnly = false;
   /** Ids journaled here and not yet applied to the engine (carried into the next journal). */
   private readonly unapplied: Record<IndexName, Map<string, number>> = { hosts: new Map(), certificates: new Map() };
   pending = 0;
@@ -309,8 +311,6 @@ export class EngineDirectory implements EnginePersistence {
     if (this.opened) throw new Error('storeOnly() after open(): this process serves the engine');
     this.writesOnly = true;
   }
-
-  private writesOnly = false;
 
   journal(index: IndexName, ids: readonly string[]): void {
     if (ids.length === 0) return;

@@ -327,13 +327,8 @@ class BatchRunner {
         const batches = this.queued.splice(0);
         const certItems = batches.flatMap((b) => b.certItems);
         const hostItems = batches.flatMap((b) => b.hostItems);
-        try {
-          if (certItems.length > 0) await indexer.put('certificates', certItems);
-          if (hostItems.length > 0) await indexer.put('hosts', hostItems);
-        } catch (error) {
-          this.writeFailure = { error };
-          break;
-        }
+        if (certItems.length > 0) await indexer.put('certificates', certItems);
+        if (hostItems.length > 0) await indexer.put('hosts', hostItems);
         const upTo = batches[batches.length - 1].seq;
         for (const flying of [this.inFlight.certificates, this.inFlight.hosts]) {
           for (const [id, d] of flying) if (d.seq <= upTo) flying.delete(id);
@@ -341,15 +336,13 @@ class BatchRunner {
         // Late observations edit history, read from the store: once their batch is written, and
         // before any later batch is. The current documents do not change (see mergeLate), so the
         // batches merged meanwhile did not need them.
-        try {
-          for (const b of batches) if (b.late) await this.mergeLate(b.late.hosts, b.late.ctx);
-        } catch (error) {
-          this.writeFailure = { error };
-          break;
-        }
+        for (const b of batches) if (b.late) await this.mergeLate(b.late.hosts, b.late.ctx);
         this.unwritten -= batches.length;
         this.wake();
       }
+    } catch (error) {
+      // Taken by the next write() or flush(): the run fails.
+      this.writeFailure = { error };
     } finally {
       this.draining = undefined;
       this.wake();

@@ -223,8 +223,8 @@ const PARSER_THREAD_AFTER_BYTES = 16 * 2 ** 20;
  * Input sent to the parser thread whose records were not consumed yet: bounds memory (a few MB
  * of input and its records) while keeping several of the pipeline's batches ready (about 3,500
  * zgrab2 lines), so that the thread has work while the pipeline merges. The input is read on the
- * pipeline's thread, only while it waits; with less ready (64 chunks of 64 KiB) the pipeline
- * waited for records a fifth of its time (docs/BENCHMARK.md, ingest rounds 7 and 8).
+ * pipeline's thread, only while it waits; with less ready (64 chunks of 64 KiB) the thread ran
+ * dry while the pipeline merged (docs/BENCHMARK.md, ingest rounds 7 and 8).
  */
 const BYTES_IN_FLIGHT = 8 * 2 ** 20;
 /** And at most this many chunks, whatever their size. */

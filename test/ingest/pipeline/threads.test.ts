@@ -116,17 +116,18 @@ test('the writer thread and overlapped writes store what the single-threaded pat
   }
 });
 
-/** Summaries added up, field by field (counts only). */
+/** Summaries added up, count by count. */
 function addSummaries(a: IngestSummary, b: IngestSummary): IngestSummary {
-  const add = (x: Record<string, number>, y: Record<string, number>) => Object.fromEntries(Object.keys(x).map((k) => [k, x[k] + y[k]]));
+  const add = <T extends object>(x: T, y: T): T =>
+    Object.fromEntries(Object.keys(x).map((k) => [k, (x as Record<string, number>)[k] + (y as Record<string, number>)[k]])) as T;
   return {
     ...a,
     records: a.records + b.records,
     hostObservations: a.hostObservations + b.hostObservations,
     certificateObservations: a.certificateObservations + b.certificateObservations,
-    hosts: add(a.hosts, b.hosts) as IngestSummary['hosts'],
-    services: add(a.services as unknown as Record<string, number>, b.services as unknown as Record<string, number>) as unknown as IngestSummary['services'],
-    certificates: add(a.certificates, b.certificates) as IngestSummary['certificates'],
+    hosts: add(a.hosts, b.hosts),
+    services: add(a.services, b.services),
+    certificates: add(a.certificates, b.certificates),
     rejected: { count: a.rejected.count + b.rejected.count, kept: [...a.rejected.kept, ...b.rejected.kept] },
   };
 }
@@ -153,7 +154,7 @@ test('batches written together, late observations after them: what batch-by-batc
   }
 });
 
-test('a failed store write fails the run, whichever batch it was, without waiting for more input', async () => {
+test('a failed store write fails the run, whichever batch it was, and the store stays usable', async () => {
   for (const failAt of [1, 2, 3, 7]) {
     const t = await tempRuntime();
     try {
