@@ -1,9 +1,9 @@
 /**
  * A negated `field: *` of the documents in a conjunction (the hosts API's default
- * `virtual_hosts: EXCLUDE` adds `and not name: *`) subtracts the existence postings as they
- * are, dead documents included: documents that lost the field, gained it, or were removed and
- * written again must still be answered exactly as the reference answers them, with compaction
- * or without.
+ * `virtual_hosts: EXCLUDE` adds `and not name: *`) intersects with the live documents without
+ * the field, which the scope keeps between queries: documents that lost the field, gained it,
+ * or were removed and written again after it was kept must still be answered exactly as the
+ * reference answers them, with compaction or without.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

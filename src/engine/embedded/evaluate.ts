@@ -34,8 +34,10 @@ export class Evaluator {
         return this.conjunction(q.children, () => this.liveDocs(), (c) => this.docs(c), true);
       case 'or':
         return this.disjunction(q.children, (c) => this.docs(c), () => new RoaringBitmap32());
-      case 'not':
-        return this.liveDocs().andNotInPlace(this.docExistence(q.child) ?? this.docs(q.child));
+      case 'not': {
+        const path = this.docExistencePath(q.child);
+        return path !== undefined ? this.data.docs.liveWithout(path).clone() : this.liveDocs().andNotInPlace(this.docs(q.child));
+      }
       case 'field':
         return this.fieldDocs(q.field, q.predicate);
       case 'nested': {
@@ -117,22 +119,23 @@ export class Evaluator {
     acc ??= all();
     for (const c of negative) {
       if (acc.isEmpty) break;
-      acc.andNotInPlace((ofDocs ? this.docExistence(c.child) : undefined) ?? evaluate(c.child));
+      const path = ofDocs ? this.docExistencePath(c.child) : undefined;
+      if (path !== undefined) acc.andInPlace(this.data.docs.liveWithout(path));
+      else acc.andNotInPlace(evaluate(c.child));
     }
     return acc;
   }
 
   /**
-   * The existence postings of `q` when it is `field: *` on a path of the documents themselves
-   * (not nested): what a negated condition of a conjunction of documents may subtract as they
-   * are (dead documents included), since the accumulator holds live documents only. The hosts
-   * API's default `virtual_hosts: EXCLUDE` adds `and not name: *` to every search; evaluated as a
-   * condition of its own, the postings were intersected with the live documents first.
+   * The path of `q` when it is `field: *` on a path of the documents themselves (not nested):
+   * a negated condition of a conjunction of documents then intersects with the live documents
+   * without that path, kept by the scope, since the accumulator holds live documents only. The
+   * hosts API's default `virtual_hosts: EXCLUDE` adds `and not name: *` to every search.
    */
-  private docExistence(q: ResolvedQuery): Bitmap | undefined {
+  private docExistencePath(q: ResolvedQuery): string | undefined {
     if (q.kind !== 'field' || q.predicate.op !== 'exists') return undefined;
     if (nestedRootOf(this.data.catalogue, q.field.docPath) !== undefined) return undefined;
-    return this.data.docs.existing(q.field.docPath);
+    return q.field.docPath;
   }
 
   private disjunction(children: readonly ResolvedQuery[], evaluate: (q: ResolvedQuery) => Bitmap, none: () => Bitmap): Bitmap {

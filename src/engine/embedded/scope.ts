@@ -33,6 +33,8 @@ export class Scope {
   idCount = 0;
   liveCount = 0;
   private liveCache: Bitmap | undefined;
+  /** `liveWithout` by path, dropped with `liveCache`. */
+  private withoutCache = new Map<string, Bitmap>();
   private epoch = 0;
   private readonly touched: PathNode[] = [];
   private readonly present: PathNode[] = [];
@@ -52,7 +54,7 @@ export class Scope {
     }
     this.alive[id] = 1;
     this.liveCount++;
-    this.liveCache = undefined;
+    this.liveChanged();
     return id;
   }
 
@@ -60,7 +62,7 @@ export class Scope {
     if (this.alive[id] !== 1) return;
     this.alive[id] = 0;
     this.liveCount--;
-    this.liveCache = undefined;
+    this.liveChanged();
   }
 
   /** Indexes a new unit; `doc` is its document (itself for document scopes), `skipTop` top-level keys left out. */
@@ -78,6 +80,8 @@ export class Scope {
       }
     }
     for (const node of this.present) this.exists.add(node.existsOrd, unit);
+    // Normally already dropped by newUnit(); a unit's existence adds change liveWithout too.
+    if (this.present.length > 0 && this.withoutCache.size > 0) this.withoutCache = new Map();
     this.touched.length = 0;
     this.present.length = 0;
   }
@@ -197,7 +201,7 @@ export class Scope {
     if (alive.length !== this.idCount) throw new CorruptSegmentError('scope: alive bytes and unit count differ');
     this.alive = new Uint8Array(Math.max(1024, alive.length));
     this.alive.set(alive);
-    this.liveCache = undefined;
+    this.liveChanged();
     this.readTrie(r);
     this.exists = new PostingTable();
     this.exists.restore(r);
@@ -294,7 +298,7 @@ export class Scope {
     this.liveCount = liveCount;
     this.alive = new Uint8Array(Math.max(1024, alive.length));
     this.alive.set(alive);
-    this.liveCache = undefined;
+    this.liveChanged();
     this.readTrie(r);
     const ords = r.u32s();
     const ids = r.u32s();
@@ -317,6 +321,28 @@ export class Scope {
     const dead = RoaringBitmap32.fromRange(0, this.idCount).andNotInPlace(this.live());
     for (const slot of this.slots.values()) slot.compact(this.alive);
     this.exists.dropDead(this.alive, dead);
+  }
+
+  /**
+   * Live units without a value at or under `path`; shared, do not mutate. A conjunction
+   * intersects with this instead of subtracting `existing(path)`: the hosts API's default
+   * `and not name: *` subtracted 53,580 virtual hosts from every match at 1M hosts, and an
+   * andNot of two sets of array containers cost 0.2-0.35 ms where this intersection costs
+   * 0.01-0.03 ms (BENCHMARK, session 10).
+   */
+  liveWithout(path: string): Bitmap {
+    let b = this.withoutCache.get(path);
+    if (!b) {
+      b = this.live().clone().andNotInPlace(this.existing(path));
+      b.runOptimize();
+      this.withoutCache.set(path, b);
+    }
+    return b;
+  }
+
+  private liveChanged(): void {
+    this.liveCache = undefined;
+    if (this.withoutCache.size > 0) this.withoutCache = new Map();
   }
 
   /** Units (live or not) with a value at or under `path`: a new bitmap. */
