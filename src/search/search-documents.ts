@@ -26,9 +26,20 @@ export interface SearchPage {
   links: { prev: string; next: string };
 }
 
-/** The page as the `result` of the v2 envelope, in JSON text. */
-export function searchPageJson(page: SearchPage): string {
-  return `{"query":${JSON.stringify(page.query)},"total":${page.total},"duration_ms":${page.duration_ms},"hits":[${page.hits.join(',')}],"links":${JSON.stringify(page.links)}}`;
+/**
+ * The page as the `result` of the v2 envelope, in JSON text, between `before` and `after` (the
+ * envelope). Built by one join, so a page of 100 hits (~110 KB) is copied once: joining the hits
+ * and then wrapping them made V8 copy it again when it was written.
+ */
+export function searchPageJson(page: SearchPage, before = '', after = ''): string {
+  const head = `${before}{"query":${JSON.stringify(page.query)},"total":${page.total},"duration_ms":${page.duration_ms},"hits":[`;
+  const tail = `],"links":${JSON.stringify(page.links)}}${after}`;
+  const hits = page.hits;
+  if (hits.length === 0) return head + tail;
+  const parts = hits.slice();
+  parts[0] = head + parts[0];
+  parts[parts.length - 1] += tail;
+  return parts.join(',');
 }
 
 export const MAX_PER_PAGE = 100;
