@@ -19,7 +19,7 @@
 import type { FieldDef } from '../../model/field-def.ts';
 import type { Predicate } from '../../query/resolved.ts';
 import { tokenDocs, tokenValues, valueOrds } from './field-match.ts';
-import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { bitmapOfSorted, RoaringBitmap32, unionMany, type Bitmap } from './bitmap.ts';
 import type { GrowableU32 } from './growable.ts';
 import type { Slot } from './slot.ts';
 
@@ -97,7 +97,7 @@ export class NestedDocPostings {
     if (ords.length === 0) return new RoaringBitmap32();
     if (ords.length === 1) return RoaringBitmap32.and(this.docsOf(slot, ords[0], elemDoc), live);
     const all = ords.map((ord) => this.docsOf(slot, ord, elemDoc));
-    return RoaringBitmap32.orMany(all).andInPlace(live);
+    return unionMany(all).andInPlace(live);
   }
 
   /** Documents (live or not) of one ordinal, caught up: shared, do not mutate. */
