@@ -15,7 +15,7 @@ function expected(slot: Slot, type: FieldType, from: number, to: number): number
 }
 
 describe('RangeUnits', () => {
-  it('slices the units of a range of sorted groups as units are added, values reordered, and after compaction', () => {
+  it('slices the units of a range of sorted groups, from whole blocks and ragged ends, as units are added, values reordered, and after compaction', () => {
     const leaf = fc.oneof(
       fc.nat(40).map((n) => `10.0.${n % 3}.${n}`),
       fc.nat(40).map((n) => `::ffff:10.0.${n % 3}.${n}`),
@@ -26,7 +26,9 @@ describe('RangeUnits', () => {
         // Per unit: its leaves, a range to query after it (as fractions of the groups), whether to compact.
         fc.array(fc.tuple(fc.array(leaf, { maxLength: 3 }), fc.option(fc.tuple(fc.nat(100), fc.nat(100))), fc.nat(14)), { minLength: 1, maxLength: 60 }),
         fc.nat(6),
-        (steps, minTail) => {
+        // Blocks of a few entries, so that slices cover several whole blocks and ragged ends.
+        fc.integer({ min: 1, max: 8 }),
+        (steps, minTail, blockSize) => {
           const slot = new Slot('ip');
           let units: RangeUnits | undefined;
           steps.forEach(([leaves, range, compact], unit) => {
@@ -38,7 +40,7 @@ describe('RangeUnits', () => {
             }
             if (!range) return;
             const view = slot.view('ip');
-            if (!units?.fits(slot, view)) units = new RangeUnits(slot.fwdUnit, view, minTail);
+            if (!units?.fits(slot, view)) units = new RangeUnits(slot.fwdUnit, view, minTail, blockSize);
             const groups = view.sortedGroups().length;
             const [a, b] = range.map((r) => Math.floor((r * groups) / 100)).sort((x, y) => x - y);
             const got = Array.from(units.unitsIn(slot, a, b, unit + 1).toUint32Array());

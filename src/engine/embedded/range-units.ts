@@ -11,9 +11,15 @@
  * groups among themselves, so built positions are found from current ones by binary search over
  * the built order. Started over when the column or the view was replaced (compaction,
  * restore). Dead units stay in: callers filter by the live ones.
+ *
+ * A slice's units are in value order, so a bitmap of them needs them sorted by id: a /8 at a
+ * million hosts (27,542 units) took 0.3 ms to radix-sort and de-duplicate, most of that query's
+ * time. The built order is therefore cut into blocks of BLOCK entries, each given a bitmap of its
+ * units when a slice first covers it whole: a slice is then the union of the blocks it covers
+ * and its two ragged ends sorted as before.
  */
 import type { FieldType } from '../../model/field-def.ts';
-import { bitmapOfSorted, type Bitmap } from './bitmap.ts';
+import { bitmapOfSorted, unionMany, type Bitmap } from './bitmap.ts';
 import type { GrowableU32 } from './growable.ts';
 import { radixSorted } from './radix-sort.ts';
 import type { Slot } from './slot.ts';
@@ -21,6 +27,8 @@ import type { TypedView } from './typed-view.ts';
 
 /** Below this many tail entries, scanning them or rebuilding costs next to nothing either way. */
 const MIN_TAIL = 256;
+/** Built entries per block (see above). */
+const BLOCK = 4096;
 
 export class RangeUnits {
   /** The view's sortedGroups() at the build; built positions index it. */
@@ -30,12 +38,15 @@ export class RangeUnits {
   private units: Uint32Array = new Uint32Array(0);
   /** Forward-column entries in `units`. */
   private built = 0;
+  /** Bitmap of the units of built entries [k * blockSize, (k + 1) * blockSize), made on first use. */
+  private blocks: (Bitmap | undefined)[] = [];
 
   constructor(
     private readonly column: GrowableU32,
     private readonly view: TypedView,
     /** Tail entries tolerated before a rebuild, besides an eighth of the built ones. */
     private readonly minTail = MIN_TAIL,
+    private readonly blockSize = BLOCK,
   ) {}
 
   fits(slot: Slot, view: TypedView): boolean {
@@ -52,7 +63,22 @@ export class RangeUnits {
     const current = this.view.sortedGroups();
     const rank = this.view.groupRank();
     const [a, b] = current === this.sorted ? [from, to] : [this.builtPosition(rank, from), this.builtPosition(rank, to)];
-    const sliced = radixSorted(this.units.subarray(this.first[a], this.first[b]), unitCount);
+    const start = this.first[a];
+    const end = this.first[b];
+    // Blocks [k0, k1) lie wholly inside the slice; one alone would save little.
+    const k0 = Math.ceil(start / this.blockSize);
+    const k1 = Math.floor(end / this.blockSize);
+    const blocks: Bitmap[] = [];
+    let loose = this.units.subarray(start, end);
+    if (k1 - k0 >= 2) {
+      for (let k = k0; k < k1; k++) blocks.push(this.block(k, unitCount));
+      const head = this.units.subarray(start, k0 * this.blockSize);
+      const tail = this.units.subarray(k1 * this.blockSize, end);
+      loose = new Uint32Array(head.length + tail.length);
+      loose.set(head);
+      loose.set(tail, head.length);
+    }
+    const sliced = radixSorted(loose, unitCount);
     const ids = new Uint32Array(sliced.length + (n - this.built));
     let k = 0;
     let last = -1;
@@ -66,7 +92,20 @@ export class RangeUnits {
       if (g < 0 || rank[g] < from || rank[g] >= to || fwdUnit[j] === last) continue;
       ids[k++] = last = fwdUnit[j];
     }
-    return bitmapOfSorted(ids.subarray(0, k));
+    const rest = bitmapOfSorted(ids.subarray(0, k));
+    return blocks.length === 0 ? rest : unionMany(blocks).orInPlace(rest);
+  }
+
+  /** Block `k`'s bitmap (its units, each once). */
+  private block(k: number, unitCount: number): Bitmap {
+    let b = this.blocks[k];
+    if (!b) {
+      const sorted = radixSorted(this.units.subarray(k * this.blockSize, (k + 1) * this.blockSize), unitCount);
+      let n = 0;
+      for (let i = 0; i < sorted.length; i++) if (n === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i];
+      this.blocks[k] = b = bitmapOfSorted(sorted.subarray(0, n));
+    }
+    return b;
   }
 
   /** Rebuilds when the tail of entries appended since the build grew too long to test one by one. */
@@ -111,6 +150,7 @@ export class RangeUnits {
     this.first = first;
     this.units = units;
     this.built = n;
+    this.blocks = [];
   }
 }
 
