@@ -2,7 +2,6 @@
  * Databases brought to an older migration and written as the code of the time did, then opened
  * by today's store (which migrates them the rest of the way): the frame of the migration tests.
  */
-import { after } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import pg from 'pg';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import { openStore } from '../../src/store/index.ts';
+import { testSchemas } from '../support/pg-test-schemas.ts';
 
 /** The store as opened, with its Kysely handle for looking at the schema. */
 export type OpenedStore = Awaited<ReturnType<typeof openStore>>;
@@ -49,21 +49,13 @@ export async function withOldSqlite(old: OldLayout, use: (store: OpenedStore) =>
 const url = process.env.PERISCOPE_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
 /**
- * A PostgreSQL schema of its own (named from `tag`, dropped after the file's tests) written by
- * `old`, opened as a store for `use`.
+ * A PostgreSQL schema of its own per call (named from `tag`, dropped after the file's tests)
+ * written by `old`, opened as a store for `use`.
  */
 export function oldPostgres(tag: string): (old: OldLayout, use: (store: OpenedStore, schema: string) => Promise<void>) => Promise<void> {
-  const schema = `periscope_test_${tag}_${process.pid}_${Date.now().toString(36)}`;
-  after(async () => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`drop schema if exists ${schema} cascade`);
-    } finally {
-      await client.end();
-    }
-  });
+  const nextSchema = testSchemas(url, `periscope_test_${tag}`);
   return async (old, use) => {
+    const schema = nextSchema();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`create schema ${schema}`);

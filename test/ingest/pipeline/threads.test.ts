@@ -5,7 +5,7 @@
  * writes (same stored versions, times and summary, with a host in consecutive batches, late
  * observations and certificates).
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -13,7 +13,7 @@ import { readZgrab2 } from '../../../src/ingest/zgrab2/zgrab2-source.ts';
 import { emptySummary, runIngest, type IngestSummary } from '../../../src/ingest/pipeline/index.ts';
 import type { IndexName } from '../../../src/model/field-def.ts';
 import type { IngestRecord } from '../../../src/ingest/observation.ts';
-import pg from 'pg';
+import { testSchemas } from '../../support/pg-test-schemas.ts';
 import { canonicalJson, openStore, type Store } from '../../../src/store/index.ts';
 import { deps, dumpStore, fixtureDer, from, host, open, tempRuntime } from './helpers.ts';
 
@@ -206,17 +206,7 @@ async function canonicalDump(store: Store): Promise<string> {
 }
 
 const pgUrl = process.env.PERISCOPE_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
-const pgSchema = `periscope_test_overlap_${process.pid}_${Date.now().toString(36)}`;
-
-after(async () => {
-  const client = new pg.Client({ connectionString: pgUrl });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists ${pgSchema} cascade`);
-  } finally {
-    await client.end();
-  }
-});
+const pgSchema = testSchemas(pgUrl, 'periscope_test_overlap')();
 
 test('overlapped writes on PostgreSQL (no writer thread) store what SQLite stores', async () => {
   const one = await tempRuntime();
