@@ -33,7 +33,10 @@ export class Scope {
   idCount = 0;
   liveCount = 0;
   private liveCache: Bitmap | undefined;
-  /** `liveWithout` by path, dropped with `liveCache`. */
+  /**
+   * `liveWithout` by path, dropped with `liveCache`: by newUnit() before a unit's existence
+   * postings are added (index() follows it in the same call), by kill(), and by restores.
+   */
   private withoutCache = new Map<string, Bitmap>();
   private epoch = 0;
   private readonly touched: PathNode[] = [];
@@ -80,8 +83,6 @@ export class Scope {
       }
     }
     for (const node of this.present) this.exists.add(node.existsOrd, unit);
-    // Normally already dropped by newUnit(); a unit's existence adds change liveWithout too.
-    if (this.present.length > 0 && this.withoutCache.size > 0) this.withoutCache = new Map();
     this.touched.length = 0;
     this.present.length = 0;
   }
