@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Session } from 'node:inspector/promises';
 import { promisify } from 'node:util';
 import { buildApp } from '../src/api/app.ts';
 import { DEFAULTS, type Config } from '../src/main/config.ts';
@@ -80,6 +81,22 @@ async function drive(name: string, input: Record<string, unknown>, durationSec: 
     bytesPerRequest: r.throughput.total / Math.max(1, r.requests.total),
     loadAverage: loadavg(),
   };
+}
+
+/** Profiles this process's thread (the server's) from now on: `--cpu-profile`. */
+async function startProfile(): Promise<Session> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return session;
+}
+
+async function stopProfile(session: Session, file: string): Promise<void> {
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(file, JSON.stringify(profile));
+  session.disconnect();
+  process.stderr.write(`[bench] CPU profile of the search scenario: ${file}\n`);
 }
 
 /** Written into a kept data directory once it is fully loaded: its presence means "reuse me". */
@@ -186,7 +203,9 @@ export async function runHttpMode(o: BenchOptions, corpusPath: string, params: Q
       process.stderr.write(`[bench] warm-up: ${searches.length + 1} requests in ${(performance.now() - tw).toFixed(0)} ms\n`);
       const scenarios: HttpScenario[] = [];
       process.stderr.write(`[bench] autocannon: ${CONNECTIONS} connections, ${o.duration} s per scenario\n`);
+      const profiler = o.cpuProfile ? await startProfile() : undefined;
       scenarios.push(await drive('search (POST /api/v2/hosts/search, 100 hits, query mix)', { ...common, requests: searches }, o.duration));
+      if (profiler) await stopProfile(profiler, o.cpuProfile!);
       scenarios.push(await drive('view (GET /api/v2/hosts/{ip})', { ...common, requests: ids.map((id) => ({ method: 'GET', path: `/api/v2/hosts/${encodeURIComponent(id)}` })) }, o.duration));
       scenarios.push(await drive('aggregate (GET /api/v2/hosts/aggregate?field=services.port)', { ...common, requests: [{ method: 'GET', path: '/api/v2/hosts/aggregate?field=services.port&num_buckets=50' }] }, o.duration));
       const search = scenarios[0]!;

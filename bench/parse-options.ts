@@ -24,16 +24,18 @@ export interface BenchOptions {
   readonly ingestStages: boolean;
   /** Lines of the in-process stage timings of `--ingest-stages`. */
   readonly stageSample: number;
+  /** `--http --cpu-profile FILE`: a V8 CPU profile of the server's thread during the search scenario. */
+  readonly cpuProfile: string | undefined;
 }
 
 export type ParsedOptions = { ok: true; options: BenchOptions } | { ok: false; error: string };
 
 export const USAGE = `usage: npm run bench -- [--hosts N] [--engines periscope,duckdb,postgres,sqlite] [--runs R]
-       [--warmups W] [--budget SECONDS] [--out FILE] [--http [--duration SECONDS] [--data-dir DIR]] [--seed S] [--postgres URL] [--yes]
+       [--warmups W] [--budget SECONDS] [--out FILE] [--http [--duration SECONDS] [--data-dir DIR] [--cpu-profile FILE]] [--seed S] [--postgres URL] [--yes]
        npm run bench -- --ingest [--records N] [--ingest-stages [--stage-sample N]] [--seed S] [--out FILE]`;
 
 export function parseOptions(argv: readonly string[]): ParsedOptions {
-  const o = { hosts: 1_000_000, engines: [...ALL_ENGINES] as EngineName[], runs: 30, warmups: 3, budgetMs: 20_000, out: undefined as string | undefined, http: false, duration: 10, dataDir: undefined as string | undefined, seed: 1, postgresUrl: undefined as string | undefined, yes: false, ingest: false, records: 1_000_000, ingestStages: false, stageSample: 20_000 };
+  const o = { hosts: 1_000_000, engines: [...ALL_ENGINES] as EngineName[], runs: 30, warmups: 3, budgetMs: 20_000, out: undefined as string | undefined, http: false, duration: 10, dataDir: undefined as string | undefined, seed: 1, postgresUrl: undefined as string | undefined, yes: false, ingest: false, records: 1_000_000, ingestStages: false, stageSample: 20_000, cpuProfile: undefined as string | undefined };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = (): string | undefined => argv[++i];
@@ -53,6 +55,7 @@ export function parseOptions(argv: readonly string[]): ParsedOptions {
       case '--postgres': o.postgresUrl = value(); if (!o.postgresUrl) r = '--postgres needs a URL'; break;
       case '--http': o.http = true; break;
       case '--data-dir': o.dataDir = value(); if (!o.dataDir) r = '--data-dir needs a directory'; break;
+      case '--cpu-profile': o.cpuProfile = value(); if (!o.cpuProfile) r = '--cpu-profile needs a file'; break;
       case '--yes': o.yes = true; break;
       case '--ingest': o.ingest = true; break;
       case '--ingest-stages': o.ingest = true; o.ingestStages = true; break;

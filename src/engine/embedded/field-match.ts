@@ -86,12 +86,12 @@ function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, su
   if (prefix !== '') {
     const view = slot.view(type);
     const [from, to] = prefixRange(view, prefix);
-    for (const v of groupsOrds(view, from, to)) if (re.test(values[v] as string)) found.add(v);
+    for (const v of groupsOrds(view, from, to)) if (re.test(values.at(v) as string)) found.add(v);
   } else if (suffix !== '') {
-    for (const v of SuffixView.forSlot(slot).candidates(suffix)) if (re.test(values[v] as string)) found.add(v);
+    for (const v of SuffixView.forSlot(slot).candidates(suffix)) if (re.test(values.at(v) as string)) found.add(v);
   } else {
     for (let v = 0; v < values.length; v++) {
-      const value = values[v];
+      const value = values.at(v);
       if (typeof value === 'string' && re.test(value)) found.add(v);
     }
   }
@@ -134,7 +134,7 @@ export function valueOrds(slot: Slot, field: FieldDef, predicate: Predicate): nu
     if (type === 'text' || type === 'keyword') {
       const want = String(predicate.value);
       if (!predicate.caseSensitive) return [...slot.lowerOrds(want.toLowerCase())];
-      const ord = slot.dict.get(want);
+      const ord = slot.ordOf(want);
       return ord === undefined ? ords : [ord];
     }
     const want = queryValue(type, predicate.value);

@@ -252,7 +252,7 @@ export class FulltextIndex implements FulltextSink {
   }
 
   addValue(slot: Slot, ord: number, doc: number): void {
-    const value = slot.values[ord];
+    const value = slot.values.at(ord);
     if (typeof value !== 'string') return;
     if (slot.ftText) {
       // Values seen once (most bodies, banners) are tokenised and dropped; a value seen again

@@ -20,10 +20,14 @@ export const SEGMENT_MAGIC = 'PSCPSEG\0';
  * reads and checks only the eager section. 4: the eager section starts with a kind byte: a full
  * segment (then the layout of 3), or a delta segment holding what changed since the segment
  * before it in the manifest's chain (see IndexData.writeDelta). Blocks are laid out as in 3.
+ * 5: a slot's block holds its values packed (offsets, then tagged bytes: PackedLeaves) instead
+ * of JSON lists; everything else as in 4.
  */
-export const SEGMENT_FORMAT_VERSION = 4;
-/** The first format whose blocks have the current layout (a checkpoint copies them unchanged). */
+export const SEGMENT_FORMAT_VERSION = 5;
+/** The first format whose full-text term blocks have the current layout (a checkpoint copies them unchanged). */
 export const BLOCK_LAYOUT_VERSION = 3;
+/** The first format whose slot blocks have the current layout: older ones are decoded and written anew. */
+export const SLOT_BLOCK_LAYOUT_VERSION = 5;
 /** Format 4+: the kind byte opening the eager section. */
 export const SEGMENT_FULL = 0;
 export const SEGMENT_DELTA = 1;
@@ -425,6 +429,22 @@ export class SegmentReader {
 
   bytes(): Uint8Array {
     return new Uint8Array(this.bytesView());
+  }
+
+  /**
+   * Length-prefixed bytes: a view into the block of an in-memory reader (ofBlock), which stays
+   * valid (and keeps the whole block alive) as long as it is held; a copy from a file reader,
+   * whose buffer is reused.
+   */
+  sharedBytes(): Buffer {
+    const v = this.bytesView();
+    return this.fd < 0 ? v : Buffer.from(v);
+  }
+
+  /** Length of the block an in-memory reader (ofBlock) reads. */
+  get size(): number {
+    if (this.fd >= 0) throw new Error('size of a file reader');
+    return this.end;
   }
 
   /** A length-prefixed block as its own Buffer (a copy: the read buffer is reused). */

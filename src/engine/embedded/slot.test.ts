@@ -10,7 +10,7 @@ describe('Slot.addUnit', () => {
     slot.addUnit(0, ['a', 'b', 'a', 1, '1', long, 1]);
     // An equal string built separately is the same value.
     slot.addUnit(1, ['x'.repeat(199) + 'x', 'b', 'b']);
-    assert.deepEqual(slot.values, ['a', 'b', 1, '1', long]);
+    assert.deepEqual(slot.values.slice(0), ['a', 'b', 1, '1', long]);
     assert.deepEqual(Array.from(slot.fwdUnit.data.subarray(0, slot.fwdUnit.length)), [0, 0, 0, 0, 0, 1, 1]);
     assert.deepEqual(Array.from(slot.fwdOrd.data.subarray(0, slot.fwdOrd.length)), [0, 1, 2, 3, 4, 4, 1]);
     assert.deepEqual(slot.postings.bitmap(1).toArray(), [0, 1]);
@@ -26,7 +26,7 @@ describe('Slot.addUnit', () => {
       for (const v of new Set(leaves)) want.set(v, [...(want.get(v) ?? []), unit]);
     };
     const check = (): void => {
-      for (const [v, units] of want) assert.deepEqual(slot.postings.bitmap(slot.dict.get(v)!).toArray(), units, v);
+      for (const [v, units] of want) assert.deepEqual(slot.postings.bitmap(slot.ordOf(v)!).toArray(), units, v);
     };
     for (let u = 0; u < 100; u++) add(u, [`v${u % 7}`, `w${u % 60}`]);
     check();
@@ -50,11 +50,12 @@ describe('Slot.addUnit', () => {
     slot.write(w);
     const restored = new Slot('p');
     restored.restore(SegmentReader.ofBlock(w.take(), SEGMENT_FORMAT_VERSION));
+    assert.equal(restored.values.baseLength, slot.values.length, 'restored values are packed');
     for (const s of [slot, restored]) s.addUnit(50, ['v3', 'new', 7]);
-    assert.deepEqual(restored.values, slot.values);
-    for (const v of slot.values) assert.equal(restored.dict.get(v), slot.dict.get(v), String(v));
+    assert.deepEqual(restored.values.slice(0), slot.values.slice(0));
+    for (const v of slot.values.slice(0)) assert.equal(restored.ordOf(v), slot.ordOf(v), String(v));
     assert.deepEqual(Array.from(restored.fwdOrd.data.subarray(0, restored.fwdOrd.length)), Array.from(slot.fwdOrd.data.subarray(0, slot.fwdOrd.length)));
-    assert.deepEqual(restored.postings.bitmap(restored.dict.get('v3')!).toArray(), slot.postings.bitmap(slot.dict.get('v3')!).toArray());
+    assert.deepEqual(restored.postings.bitmap(restored.ordOf('v3')!).toArray(), slot.postings.bitmap(slot.ordOf('v3')!).toArray());
   });
 
   it('reads only the first `count` leaves, and repeats of the previous value keep their ordinal across compaction', () => {
@@ -63,24 +64,24 @@ describe('Slot.addUnit', () => {
     slot.addUnit(0, ['a', 'stale'], 1);
     slot.addUnit(1, ['b', 'b', 'a', 'stale'], 3);
     slot.addUnit(2, ['b'], 1);
-    assert.deepEqual(slot.values, ['a', 'b']);
+    assert.deepEqual(slot.values.slice(0), ['a', 'b']);
     assert.deepEqual(Array.from(slot.fwdOrd.data.subarray(0, slot.fwdOrd.length)), [0, 1, 0, 1]);
     // Compaction renumbers: 'b' becomes ordinal 0, and the last value looked up ('b') must not keep ordinal 1.
     slot.compact(new Uint8Array([0, 0, 1]));
-    assert.deepEqual(slot.values, ['b']);
+    assert.deepEqual(slot.values.slice(0), ['b']);
     slot.addUnit(3, ['b', 'a'], 2);
-    assert.deepEqual(slot.values, ['b', 'a']);
+    assert.deepEqual(slot.values.slice(0), ['b', 'a']);
     assert.deepEqual(Array.from(slot.fwdOrd.data.subarray(0, slot.fwdOrd.length)), [0, 0, 1]);
     assert.deepEqual(slot.postings.bitmap(0).toArray(), [2, 3]);
     assert.deepEqual(slot.postings.bitmap(1).toArray(), [3]);
-    // The same after a restore, where the dictionary is rebuilt from the values.
+    // The same after a restore, where the values are looked up in the packed dictionary.
     const w = new SegmentWriter();
     slot.write(w);
     const restored = new Slot('p');
     restored.restore(SegmentReader.ofBlock(w.take(), SEGMENT_FORMAT_VERSION));
     restored.addUnit(4, ['a', 'c'], 2);
     restored.addUnit(5, ['a'], 1);
-    assert.deepEqual(restored.values, ['b', 'a', 'c']);
+    assert.deepEqual(restored.values.slice(0), ['b', 'a', 'c']);
     assert.deepEqual(Array.from(restored.fwdOrd.data.subarray(0, restored.fwdOrd.length)), [0, 0, 1, 1, 2, 1]);
   });
 });

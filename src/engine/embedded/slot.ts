@@ -10,14 +10,20 @@ import type { FieldType } from '../../model/field-def.ts';
 import type { Leaf } from '../../model/values-of.ts';
 import { GrowableU32 } from './growable.ts';
 import { PostingTable } from './posting-table.ts';
-import { BLOCK_LAYOUT_VERSION, CorruptSegmentError, readBlock, SegmentReader, type BlockRef, type SegmentWriter } from './segment-codec.ts';
+import { PackedLeaves, SlotLeaves } from './packed-leaves.ts';
+import { CorruptSegmentError, readBlock, SegmentReader, SLOT_BLOCK_LAYOUT_VERSION, type BlockRef, type SegmentWriter } from './segment-codec.ts';
 import { TokenIndex } from './token-index.ts';
 import { TypedView } from './typed-view.ts';
 
 export class Slot {
-  /** Undefined after a restore until first needed: phrase, range and token queries never look values up. */
+  /**
+   * Values added since the slot was decoded (the tail of `_values`) → ordinal. Undefined until
+   * first needed after a restore of an older format (whose values all come back as a tail) or a
+   * delta: phrase, range and token queries never look values up.
+   */
   private _dict: Map<Leaf, number> | undefined = new Map();
-  private _values: Leaf[] = [];
+  /** The term dictionary: packed values from the segments (format 5+), then values added since. */
+  private _values = new SlotLeaves(undefined);
   private _postings = new PostingTable();
   private _fwdUnit = new GrowableU32();
   private _fwdOrd = new GrowableU32();
@@ -31,18 +37,30 @@ export class Slot {
   private savedValues = 0;
   private savedFwd = 0;
 
-  get dict(): Map<Leaf, number> {
-    if (this.pending || this.deltas) this.decode();
+  /** The map of the tail's values, built from it when missing. */
+  private get tailDict(): Map<Leaf, number> {
     if (!this._dict) {
-      const values = this._values;
+      const tail = this._values.tail;
+      const from = this._values.baseLength;
       const dict = new Map<Leaf, number>();
-      for (let v = 0; v < values.length; v++) dict.set(values[v], v);
+      for (let v = 0; v < tail.length; v++) dict.set(tail[v], from + v);
       this._dict = dict;
     }
     return this._dict;
   }
 
-  get values(): Leaf[] {
+  /** The ordinal of `leaf` in this slot, or undefined (SameValueZero, like a Map key). */
+  ordOf(leaf: Leaf): number | undefined {
+    if (this.pending || this.deltas) this.decode();
+    const base = this._values.base;
+    if (base !== undefined) {
+      const ord = base.indexOf(leaf);
+      if (ord >= 0) return ord;
+    }
+    return this.tailDict.get(leaf);
+  }
+
+  get values(): SlotLeaves {
     if (this.pending || this.deltas) this.decode();
     return this._values;
   }
@@ -117,8 +135,10 @@ export class Slot {
       let fresh = false;
       if (leaf === this.lastLeaf) ord = this.lastOrd;
       else {
-        const dict = this._dict ?? this.dict;
-        const found = dict.get(leaf);
+        const dict = this._dict ?? this.tailDict;
+        const base = this._values.base;
+        const inBase = base === undefined ? -1 : base.indexOf(leaf);
+        const found = inBase >= 0 ? inBase : dict.get(leaf);
         if (found === undefined) {
           ord = this._values.length;
           dict.set(leaf, ord);
@@ -154,7 +174,8 @@ export class Slot {
     const units = this.fwdUnit.data;
     const ords = this.fwdOrd.data;
     const n = this.fwdUnit.length;
-    const renumber = new Int32Array(this.values.length).fill(-1);
+    const old = this.values;
+    const renumber = new Int32Array(old.length).fill(-1);
     const dict = new Map<Leaf, number>();
     const values: Leaf[] = [];
     const fwdUnit = new GrowableU32();
@@ -165,7 +186,7 @@ export class Slot {
       let ord = renumber[ords[i]];
       if (ord < 0) {
         ord = renumber[ords[i]] = values.length;
-        const value = this.values[ords[i]];
+        const value = old.at(ords[i])!;
         values.push(value);
         dict.set(value, ord);
       }
@@ -173,7 +194,7 @@ export class Slot {
       fwdOrd.push(ord);
     }
     this._dict = dict;
-    this._values = values;
+    this._values = new SlotLeaves(undefined, values);
     this.lastLeaf = undefined;
     this._postings = new PostingTable();
     this.postedUpTo = 0;
@@ -191,7 +212,7 @@ export class Slot {
 
   /** Path and full-text flags are written by the scope; derived views are rebuilt lazily. */
   write(w: SegmentWriter): void {
-    w.scalars(this.values);
+    this.values.packed().write(w);
     this.postings.write(w);
     w.u32s(this.fwdUnit.data, this.fwdUnit.length);
     w.u32s(this.fwdOrd.data, this.fwdOrd.length);
@@ -199,7 +220,7 @@ export class Slot {
 
   /** As one block: a slot still undecoded since it was read (and not appended to by a delta) is copied as it is. */
   writeBlock(w: SegmentWriter): void {
-    if (this.pending && !this.deltas && this.pending.version >= BLOCK_LAYOUT_VERSION) w.copyBlock(this.pending);
+    if (this.pending && !this.deltas && this.pending.version >= SLOT_BLOCK_LAYOUT_VERSION) w.copyBlock(this.pending);
     else w.block((inner) => this.write(inner));
   }
 
@@ -227,7 +248,7 @@ export class Slot {
   release(): void {
     this._dict = undefined;
     this.lastLeaf = undefined;
-    this._values = [];
+    this._values = new SlotLeaves(undefined);
     this._postings = new PostingTable();
     this._fwdUnit = new GrowableU32(0);
     this._fwdOrd = new GrowableU32(0);
@@ -289,9 +310,10 @@ export class Slot {
   }
 
   restore(r: SegmentReader): void {
-    const values = r.scalars() as Leaf[];
+    // Format 5 keeps the values packed; older formats' JSON lists become the tail, as they were.
+    const values = r.version >= SLOT_BLOCK_LAYOUT_VERSION ? new SlotLeaves(PackedLeaves.read(r)) : new SlotLeaves(undefined, r.scalars() as Leaf[]);
     this._values = values;
-    this._dict = undefined;
+    this._dict = values.tail.length === 0 ? new Map() : undefined;
     this.lastLeaf = undefined;
     this._postings = new PostingTable();
     this._postings.restore(r);
@@ -337,14 +359,15 @@ export class Slot {
   lowerOrds(lower: string): readonly number[] {
     if (!this.lowerIndex) this.lowerIndex = new Map();
     const idx = this.lowerIndex;
-    for (let v = this.lowerUpTo; v < this.values.length; v++) {
-      const value = this.values[v];
+    const values = this.values;
+    for (let v = this.lowerUpTo; v < values.length; v++) {
+      const value = values.at(v);
       if (typeof value !== 'string') continue;
       const key = value.toLowerCase();
       const cur = idx.get(key);
       idx.set(key, cur === undefined ? v : typeof cur === 'number' ? [cur, v] : (cur.push(v), cur));
     }
-    this.lowerUpTo = this.values.length;
+    this.lowerUpTo = values.length;
     const found = idx.get(lower);
     return found === undefined ? [] : typeof found === 'number' ? [found] : found;
   }

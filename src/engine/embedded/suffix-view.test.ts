@@ -12,13 +12,13 @@ function viaView(slot: Slot, pattern: string, caseSensitive: boolean): number[] 
   assert.notEqual(suffix, '');
   return SuffixView.forSlot(slot)
     .candidates(suffix)
-    .filter((v) => re.test(slot.values[v] as string))
+    .filter((v) => re.test(slot.values.at(v) as string))
     .sort((a, b) => a - b);
 }
 
 function viaScan(slot: Slot, pattern: string, caseSensitive: boolean): number[] {
   const re = wildcardRegExp(pattern, caseSensitive)!;
-  return slot.values.flatMap((v, i) => (typeof v === 'string' && re.test(v) ? [i] : []));
+  return slot.values.slice(0).flatMap((v, i) => (typeof v === 'string' && re.test(v) ? [i] : []));
 }
 
 describe('SuffixView', () => {

@@ -6,6 +6,7 @@
  * Derived from the slot's dictionary and caught up lazily (new values are sorted and merged).
  */
 import type { Leaf } from '../../model/values-of.ts';
+import type { LeafList } from './packed-leaves.ts';
 import type { Slot } from './slot.ts';
 
 function lower(c: number): number {
@@ -42,7 +43,7 @@ export class SuffixView {
   private readonly others: number[] = [];
   private builtUpTo = 0;
 
-  private constructor(readonly values: readonly Leaf[]) {}
+  private constructor(readonly values: LeafList) {}
 
   private static readonly of = new WeakMap<Slot, SuffixView>();
 
@@ -59,7 +60,7 @@ export class SuffixView {
     if (this.builtUpTo === values.length) return;
     const added: number[] = [];
     for (let v = this.builtUpTo; v < values.length; v++) {
-      const value = values[v];
+      const value = values.at(v);
       if (typeof value !== 'string') continue;
       if (ASCII.test(value)) added.push(v);
       else this.others.push(v);
@@ -68,10 +69,10 @@ export class SuffixView {
     if (added.length === 0) return;
     // Sorting by reversed copies (native string comparisons) is ~3x faster than comparing from
     // the end in JS; the copies are dropped once sorted.
-    const reversed = added.map((v) => Buffer.from((values[v] as string).toLowerCase(), 'latin1').reverse().toString('latin1'));
+    const reversed = added.map((v) => Buffer.from((values.at(v) as string).toLowerCase(), 'latin1').reverse().toString('latin1'));
     const order = reversed.map((_, i) => i).sort((a, b) => (reversed[a] < reversed[b] ? -1 : reversed[a] > reversed[b] ? 1 : 0));
     const sortedAdded = order.map((i) => added[i]);
-    const cmp = (a: number, b: number): number => compareFromEnd(values[a] as string, values[b] as string);
+    const cmp = (a: number, b: number): number => compareFromEnd(values.at(a) as string, values.at(b) as string);
     const old = this.sorted;
     const merged = new Uint32Array(old.length + added.length);
     let i = 0;
@@ -96,7 +97,7 @@ export class SuffixView {
       let hi = sorted.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        const c = compareSuffix(values[sorted[mid]] as string, want);
+        const c = compareSuffix(values.at(sorted[mid]) as string, want);
         if (c < 0 || (past && c === 0)) lo = mid + 1;
         else hi = mid;
       }

@@ -8,6 +8,7 @@
 import { tokenize } from '../../model/tokenize.ts';
 import { tokensMatch } from '../reference/matchers.ts';
 import type { Leaf } from '../../model/values-of.ts';
+import type { LeafList } from './packed-leaves.ts';
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { GrowableU32 } from './growable.ts';
 import { PairMap } from './pair-map.ts';
@@ -38,7 +39,7 @@ export class TokenIndex {
    * `budget` values are processed (the background warm-up advances in slices); true when caught
    * up. Whatever the slicing, the index ends up the same as built in one call.
    */
-  catchUp(values: readonly Leaf[], pairs = false, budget = Infinity): boolean {
+  catchUp(values: LeafList, pairs = false, budget = Infinity): boolean {
     if (pairs && this.pairsUpTo < this.builtUpTo) {
       budget -= this.catchUpPairs(values, budget);
       if (this.pairsUpTo < this.builtUpTo) return false;
@@ -48,7 +49,7 @@ export class TokenIndex {
     const end = Math.min(values.length, this.builtUpTo + budget);
     const ts = this.scratch;
     for (let v = this.builtUpTo; v < end; v++) {
-      const value = values[v];
+      const value = values.at(v);
       if (typeof value !== 'string') continue;
       ts.length = 0;
       for (const tok of tokenize(value)) {
@@ -70,12 +71,12 @@ export class TokenIndex {
   }
 
   /** Records pairs of (at most `budget`) values tokenised before phrases were asked for; returns how many. */
-  private catchUpPairs(values: readonly Leaf[], budget: number): number {
+  private catchUpPairs(values: LeafList, budget: number): number {
     const ts = this.scratch;
     const from = this.pairsUpTo;
     const end = Math.min(this.builtUpTo, from + budget);
     for (let v = from; v < end; v++) {
-      const value = values[v];
+      const value = values.at(v);
       if (typeof value !== 'string') continue;
       ts.length = 0;
       for (const tok of tokenize(value)) ts.push(this.ordOf.get(tok)!);
@@ -102,7 +103,7 @@ export class TokenIndex {
    * tokens occur once there, the pairs chain at consecutive positions, which proves the phrase,
    * so only values repeating an inner token are tokenised again to check.
    */
-  phraseValues(values: readonly Leaf[], wanted: readonly string[]): Bitmap {
+  phraseValues(values: LeafList, wanted: readonly string[]): Bitmap {
     const ords: number[] = [];
     for (const tok of wanted) {
       const t = this.ordOf.get(tok);
@@ -123,7 +124,7 @@ export class TokenIndex {
     const unsure = this.repeats.union(ords.slice(1, -1)).andInPlace(acc);
     if (unsure.isEmpty) return acc;
     for (const v of unsure.toUint32Array()) {
-      if (!tokensMatch(tokenize(values[v] as string), wanted, true)) acc.remove(v);
+      if (!tokensMatch(tokenize(values.at(v) as string), wanted, true)) acc.remove(v);
     }
     return acc;
   }

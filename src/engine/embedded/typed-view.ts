@@ -7,6 +7,7 @@
  */
 import type { FieldType } from '../../model/field-def.ts';
 import type { Leaf } from '../../model/values-of.ts';
+import type { LeafList } from './packed-leaves.ts';
 import { compareTyped, typedValue, type Typed } from '../reference/typed-value.ts';
 
 /** ipKey of an IPv4 address: this prefix, then the address as 8 hex digits. */
@@ -69,7 +70,7 @@ export class TypedView {
    * Groups the values added since the last call, at most `budget` of them (the background
    * warm-up advances in slices); true when caught up. Slicing changes nothing in the result.
    */
-  catchUp(values: readonly Leaf[], budget = Infinity): boolean {
+  catchUp(values: LeafList, budget = Infinity): boolean {
     if (this.builtUpTo === values.length) return true;
     if (this.ordGroup.length < values.length) {
       let cap = this.ordGroup.length;
@@ -81,7 +82,7 @@ export class TypedView {
     const ip = this.type === 'ip';
     const end = Math.min(values.length, this.builtUpTo + budget);
     for (let v = this.builtUpTo; v < end; v++) {
-      const value = values[v];
+      const value = values.at(v)!;
       let v4 = ip && typeof value === 'string' ? plainV4(value) : -1;
       let t: Typed | undefined;
       if (v4 < 0) {
