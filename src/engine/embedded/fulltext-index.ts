@@ -9,9 +9,16 @@ import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { PostingTable } from './posting-table.ts';
 import type { FulltextSink } from './scope.ts';
 import type { Slot } from './slot.ts';
+import { PackedLeaves } from './packed-leaves.ts';
 import { BLOCK_LAYOUT_VERSION, CorruptSegmentError, readBlock, SegmentReader, type BlockRef, type SegmentWriter } from './segment-codec.ts';
 
 class Terms {
+  /**
+   * The terms the segments held when the table was decoded (format 5+), packed outside the heap
+   * with their lookup table (see PackedLeaves); ids 0 .. base.length - 1.
+   */
+  private base: PackedLeaves | undefined;
+  /** The other terms → id: all of them without a base, else those added since (writes, deltas). */
   private _ids = new Map<string, number>();
   private _postings = new PostingTable();
   private pending: BlockRef | undefined;
@@ -25,16 +32,23 @@ class Terms {
   /** Terms the persisted segments hold. */
   private saved = 0;
   /**
-   * Decoded terms from `mapped` on are not in `_ids` yet: hashing them is most of decoding a large
-   * table (172 ms of 268 for 189k keywords), which the warm-up spreads over slices.
+   * Terms decoded from an older format (JSON lists), from `mapped` on not in `_ids` yet: hashing
+   * them is most of decoding a large table (172 ms of 268 for 189k keywords), which the warm-up
+   * spreads over slices, as it does building a packed base's lookup table.
    */
   private unmapped: string[] | undefined;
   private mapped = 0;
 
-  get ids(): Map<string, number> {
+  /** The id of `term`, or undefined. */
+  find(term: string): number | undefined {
     if (this.pending || this.deltas) this.decode();
     if (this.unmapped) this.mapTerms(Infinity);
-    return this._ids;
+    const base = this.base;
+    if (base !== undefined) {
+      const id = base.indexOf(term);
+      if (id >= 0) return id;
+    }
+    return this._ids.get(term);
   }
 
   get postings(): PostingTable {
@@ -48,6 +62,7 @@ class Terms {
    */
   load(budget = Infinity): boolean {
     if (this.pending || this.deltas) this.decode();
+    if (this.base !== undefined && !this.base.prepareLookups(budget)) return false;
     return this.mapTerms(budget);
   }
 
@@ -63,10 +78,9 @@ class Terms {
   }
 
   idOf(term: string): number {
-    const ids = this.ids;
-    let id = ids.get(term);
+    let id = this.find(term);
     if (id === undefined) {
-      ids.set(term, (id = ids.size));
+      this._ids.set(term, (id = this.count));
       this.added?.push(term);
     }
     return id;
@@ -74,7 +88,7 @@ class Terms {
 
   /** The term count: decoded or not, mapped or not. */
   private get count(): number {
-    return this.unmapped ? this.unmapped.length : this._ids.size;
+    return (this.base === undefined ? 0 : this.base.length) + (this.unmapped ? this.unmapped.length : this._ids.size);
   }
 
   /**
@@ -118,9 +132,13 @@ class Terms {
       w.copyBlock(this.pending);
       return;
     }
+    if (this.pending || this.deltas) this.decode();
+    if (this.unmapped) this.mapTerms(Infinity);
+    // Map order is insertion order, which is id order; the base is copied as it is.
+    const rest = [...this._ids.keys()];
+    const terms = this.base === undefined ? PackedLeaves.of(rest) : this.base.concat(rest);
     w.block((inner) => {
-      // Map order is insertion order, which is id order.
-      inner.scalars([...this.ids.keys()]);
+      terms.write(inner);
       this.postings.write(inner);
     });
   }
@@ -154,7 +172,10 @@ class Terms {
     const ords = r.u32s();
     const ids = r.u32s();
     if (ords.length !== ids.length) throw new CorruptSegmentError('full-text delta: columns differ in length');
-    if (terms.length > 0) {
+    if (terms.length > 0 && this.base !== undefined) {
+      let id = this.count;
+      for (const t of terms) this._ids.set(t, id++);
+    } else if (terms.length > 0) {
       if (!this.unmapped) {
         this.unmapped = [...this._ids.keys()];
         this.mapped = this.unmapped.length;
@@ -170,14 +191,21 @@ class Terms {
 
   private decodeFrom(r: SegmentReader): void {
     this._ids = new Map();
-    this.unmapped = r.scalars() as string[];
     this.mapped = 0;
+    if (r.version >= BLOCK_LAYOUT_VERSION) {
+      this.base = PackedLeaves.read(r);
+      if (!this.base.allStrings()) throw new CorruptSegmentError('full-text terms: a term that is not text');
+      this.unmapped = undefined;
+    } else {
+      this.base = undefined;
+      this.unmapped = r.scalars() as string[];
+    }
     this._postings = new PostingTable();
     this._postings.restore(r);
   }
 
   docs(term: string): Bitmap {
-    const id = this.ids.get(term);
+    const id = this.find(term);
     return id === undefined ? new RoaringBitmap32() : this.postings.bitmap(id);
   }
 }

@@ -56,6 +56,24 @@ describe('PackedLeaves', () => {
     assert.equal(PackedLeaves.of([-0]).indexOf(0), 0);
   });
 
+  it('builds its lookup table in slices (the warm-up) with the same answers, and tells a list of terms', () => {
+    fc.assert(
+      fc.property(distinctLeaves, fc.integer({ min: 1, max: 50 }), (values, budget) => {
+        const p = PackedLeaves.of(values);
+        let slices = 0;
+        while (!p.prepareLookups(budget)) slices++;
+        assert.ok(slices <= Math.ceil(values.length / budget));
+        for (let v = 0; v < values.length; v++) assert.equal(p.indexOf(values[v]), v);
+        assert.equal(p.allStrings(), values.every((v) => typeof v === 'string'));
+      }),
+    );
+    // A lookup before the slices are done finishes the table itself.
+    const p = PackedLeaves.of(['a', 'b', 'c', 'd']);
+    assert.equal(p.prepareLookups(2), false);
+    assert.equal(p.indexOf('d'), 3);
+    assert.equal(p.prepareLookups(1), true);
+  });
+
   it('concatenates a tail after the packed values, copying them as they are', () => {
     fc.assert(
       fc.property(distinctLeaves, (values) => {

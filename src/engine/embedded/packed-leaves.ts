@@ -76,6 +76,8 @@ function hashLeaf(v: Leaf): number {
 export class PackedLeaves implements LeafList {
   /** Exact lookups: open addressing over ordinal + 1 (0 is an empty cell), built on the first one. */
   private table: Int32Array | undefined;
+  /** Ordinals [0, tableUpTo) are in `table`. */
+  private tableUpTo = 0;
 
   private constructor(
     /** Every value's tag and payload, by ordinal. */
@@ -139,13 +141,21 @@ export class PackedLeaves implements LeafList {
 
   /** The ordinal of `leaf`, or -1 (SameValueZero, like a Map key). */
   indexOf(leaf: Leaf): number {
-    const table = (this.table ??= this.buildTable());
+    if (this.table === undefined || this.tableUpTo !== this.offsets.length - 1) this.prepareLookups();
+    const table = this.table!;
     const mask = table.length - 1;
     for (let i = hashLeaf(leaf) & mask; ; i = (i + 1) & mask) {
       const e = table[i];
       if (e === 0) return -1;
       if (this.holds(e - 1, leaf)) return e - 1;
     }
+  }
+
+  /** Whether every value is a string (a list of terms). */
+  allStrings(): boolean {
+    const { bytes, offsets } = this;
+    for (let v = 0; v + 1 < offsets.length; v++) if (bytes[offsets[v]] > UTF16) return false;
+    return true;
   }
 
   /** Whether value `ord` is `leaf`, compared in place (no string is made). */
@@ -197,19 +207,28 @@ export class PackedLeaves implements LeafList {
     }
   }
 
-  /** At most half full. The values of a dictionary are distinct, so every ordinal gets its own cell. */
-  private buildTable(): Int32Array {
+  /**
+   * Builds the lookup table by at most `budget` more values (the background warm-up advances in
+   * slices); true when complete. At most half full; the values of a dictionary are distinct, so
+   * every ordinal gets its own cell.
+   */
+  prepareLookups(budget = Infinity): boolean {
     const n = this.length;
-    let cap = 16;
-    while (cap < 2 * n) cap *= 2;
-    const table = new Int32Array(cap);
-    const mask = cap - 1;
-    for (let ord = 0; ord < n; ord++) {
+    if (this.table === undefined) {
+      let cap = 16;
+      while (cap < 2 * n) cap *= 2;
+      this.table = new Int32Array(cap);
+    }
+    const table = this.table;
+    const mask = table.length - 1;
+    const end = Math.min(n, this.tableUpTo + budget);
+    for (let ord = this.tableUpTo; ord < end; ord++) {
       let i = this.hashAt(ord) & mask;
       while (table[i] !== 0) i = (i + 1) & mask;
       table[i] = ord + 1;
     }
-    return table;
+    this.tableUpTo = end;
+    return end === n;
   }
 
   write(w: SegmentWriter): void {

@@ -20,14 +20,15 @@ export const SEGMENT_MAGIC = 'PSCPSEG\0';
  * reads and checks only the eager section. 4: the eager section starts with a kind byte: a full
  * segment (then the layout of 3), or a delta segment holding what changed since the segment
  * before it in the manifest's chain (see IndexData.writeDelta). Blocks are laid out as in 3.
- * 5: a slot's block holds its values packed (offsets, then tagged bytes: PackedLeaves) instead
- * of JSON lists; everything else as in 4.
+ * 5: the values of a slot's block and the terms of a full-text table's block are packed
+ * (offsets, then tagged bytes: PackedLeaves) instead of JSON lists; everything else as in 4.
  */
 export const SEGMENT_FORMAT_VERSION = 5;
-/** The first format whose full-text term blocks have the current layout (a checkpoint copies them unchanged). */
-export const BLOCK_LAYOUT_VERSION = 3;
-/** The first format whose slot blocks have the current layout: older ones are decoded and written anew. */
-export const SLOT_BLOCK_LAYOUT_VERSION = 5;
+/**
+ * The first format whose blocks (slots, full-text term tables) have the current layout: a
+ * checkpoint copies those unchanged, and decodes and writes older ones anew.
+ */
+export const BLOCK_LAYOUT_VERSION = 5;
 /** Format 4+: the kind byte opening the eager section. */
 export const SEGMENT_FULL = 0;
 export const SEGMENT_DELTA = 1;

@@ -11,7 +11,7 @@ import type { Leaf } from '../../model/values-of.ts';
 import { GrowableU32 } from './growable.ts';
 import { PostingTable } from './posting-table.ts';
 import { PackedLeaves, SlotLeaves } from './packed-leaves.ts';
-import { CorruptSegmentError, readBlock, SegmentReader, SLOT_BLOCK_LAYOUT_VERSION, type BlockRef, type SegmentWriter } from './segment-codec.ts';
+import { CorruptSegmentError, readBlock, SegmentReader, BLOCK_LAYOUT_VERSION, type BlockRef, type SegmentWriter } from './segment-codec.ts';
 import { TokenIndex } from './token-index.ts';
 import { TypedView } from './typed-view.ts';
 
@@ -220,7 +220,7 @@ export class Slot {
 
   /** As one block: a slot still undecoded since it was read (and not appended to by a delta) is copied as it is. */
   writeBlock(w: SegmentWriter): void {
-    if (this.pending && !this.deltas && this.pending.version >= SLOT_BLOCK_LAYOUT_VERSION) w.copyBlock(this.pending);
+    if (this.pending && !this.deltas && this.pending.version >= BLOCK_LAYOUT_VERSION) w.copyBlock(this.pending);
     else w.block((inner) => this.write(inner));
   }
 
@@ -311,7 +311,7 @@ export class Slot {
 
   restore(r: SegmentReader): void {
     // Format 5 keeps the values packed; older formats' JSON lists become the tail, as they were.
-    const values = r.version >= SLOT_BLOCK_LAYOUT_VERSION ? new SlotLeaves(PackedLeaves.read(r)) : new SlotLeaves(undefined, r.scalars() as Leaf[]);
+    const values = r.version >= BLOCK_LAYOUT_VERSION ? new SlotLeaves(PackedLeaves.read(r)) : new SlotLeaves(undefined, r.scalars() as Leaf[]);
     this._values = values;
     this._dict = values.tail.length === 0 ? new Map() : undefined;
     this.lastLeaf = undefined;
