@@ -35,6 +35,7 @@ describe('Slot.addUnit', () => {
     const alive = new Uint8Array(300).fill(1);
     for (let u = 0; u < 300; u += 2) alive[u] = 0;
     slot.compact(alive);
+    assert.equal(slot.values.baseLength, slot.values.length, 'compacted values are packed');
     for (const [v, units] of want) {
       const kept = units.filter((u) => alive[u] === 1);
       if (kept.length === 0) want.delete(v);

@@ -176,7 +176,6 @@ export class Slot {
     const n = this.fwdUnit.length;
     const old = this.values;
     const renumber = new Int32Array(old.length).fill(-1);
-    const dict = new Map<Leaf, number>();
     const values: Leaf[] = [];
     const fwdUnit = new GrowableU32();
     const fwdOrd = new GrowableU32();
@@ -186,15 +185,15 @@ export class Slot {
       let ord = renumber[ords[i]];
       if (ord < 0) {
         ord = renumber[ords[i]] = values.length;
-        const value = old.at(ords[i])!;
-        values.push(value);
-        dict.set(value, ord);
+        values.push(old.at(ords[i])!);
       }
       fwdUnit.push(unit);
       fwdOrd.push(ord);
     }
-    this._dict = dict;
-    this._values = new SlotLeaves(undefined, values);
+    // The survivors are packed at once, so a compaction does not bring a packed dictionary back
+    // into the heap; their lookup table is built on the next lookup.
+    this._values = new SlotLeaves(PackedLeaves.of(values));
+    this._dict = new Map();
     this.lastLeaf = undefined;
     this._postings = new PostingTable();
     this.postedUpTo = 0;
