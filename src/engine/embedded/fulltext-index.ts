@@ -133,9 +133,10 @@ class Terms {
       return;
     }
     if (this.pending || this.deltas) this.decode();
-    if (this.unmapped) this.mapTerms(Infinity);
-    // Map order is insertion order, which is id order; the base is copied as it is.
-    const rest = [...this._ids.keys()];
+    // An older format's terms are written from their list, without hashing the unmapped ones
+    // (nothing can be added before they are all mapped); otherwise Map order is insertion order,
+    // which is id order. A base is copied as it is.
+    const rest = this.unmapped ?? [...this._ids.keys()];
     const terms = this.base === undefined ? PackedLeaves.of(rest) : this.base.concat(rest);
     w.block((inner) => {
       terms.write(inner);
