@@ -31,7 +31,7 @@ export interface IngestFlags {
   serviceExpiry?: string;
 }
 
-const READ_BYTES = 2 ** 20;
+const READ_BYTES = 4 * 2 ** 20;
 
 /** Rejected records printed to stderr; the summary counts all of them. */
 const PRINTED_REJECTIONS = 1000;
@@ -82,8 +82,9 @@ export async function ingestCommand(config: Config, named: readonly string[], fl
   let bytes = 0;
   const inputs: IngestInput[] = files.map((f) => ({
     name: f === '-' ? 'stdin' : f,
-    // Reads of 1 MiB: a reader thread is fed only while the pipeline waits, so each read should
-    // bring it many lines (docs/BENCHMARK.md, ingest round 8).
+    // Reads of 4 MiB: a read completes only when the pipeline turns the event loop (once per
+    // batch), so each read must bring at least a batch of lines; with 1 MiB the pipeline waited
+    // 3 ms for each (docs/BENCHMARK.md, ingest round 9).
     open: (): Readable =>
       pipeline(f === '-' ? process.stdin : createReadStream(f, { highWaterMark: READ_BYTES }), counting((n) => (bytes += n)), () => undefined),
   }));

@@ -51,7 +51,7 @@ export async function openForIngest(input: Readable): Promise<PeekedInput> {
   if (gzip) {
     // pipeline, not pipe: a source error or a corrupt gzip stream must reach the reader as an
     // error instead of leaving it waiting.
-    // Larger output chunks than zlib's 16 KiB: fewer hand-offs to a reader thread.
+    // Larger output chunks than zlib's 16 KiB: fewer hand-offs between the stream's layers.
     stream = pipeline(first.stream, createGunzip({ chunkSize: 256 * 1024 }), () => undefined);
   }
   const second = await peek(stream, SNIFF_BYTES);

@@ -585,6 +585,11 @@ export async function runIngest(records: AsyncIterable<IngestRecord>, deps: Inge
         await runner.run(batch);
         batch = [];
         deps.onProgress?.(runner.summary);
+        // Turns the event loop: a batch is a long chain of promise continuations, during which
+        // the input's next read is not even issued (it starts from a tick) and the writer
+        // thread's answers are not taken; without this, each batch ended waiting for both
+        // (10 s of a 55 s run of 400,000 zgrab2 lines, docs/BENCHMARK.md, ingest round 9).
+        await new Promise<void>((resolve) => setImmediate(resolve));
         read += size;
         if (!writer && read >= threadAfter && !deps.dryRun && deps.store.documents.startWriterThread) {
           writer = deps.store.documents.startWriterThread().catch(() => undefined);

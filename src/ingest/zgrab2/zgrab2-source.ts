@@ -4,7 +4,6 @@
  * observation (plus one of the named virtual host when `domain` was given).
  */
 import type { Readable } from 'node:stream';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { isIP } from 'node:net';
 import { parseIp } from '../../lib/ip.ts';
 import { isoTime } from '../../lib/time.ts';
@@ -217,240 +216,26 @@ function asBuffer(chunk: Buffer | string): Buffer {
   return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
 }
 
-/** Input read on the calling thread before parsing moves to a thread of its own. */
-const PARSER_THREAD_AFTER_BYTES = 16 * 2 ** 20;
 /**
- * Input sent to the parser thread whose records were not consumed yet: bounds memory (a few MB
- * of input and its records) while keeping several of the pipeline's batches ready (about 3,500
- * zgrab2 lines), so that the thread has work while the pipeline merges. The input is read on the
- * pipeline's thread, only while it waits; with less ready (64 chunks of 64 KiB) the thread ran
- * dry while the pipeline merged (docs/BENCHMARK.md, ingest rounds 7 and 8).
+ * zgrab2 lines to records, on the calling thread. (A parser thread of its own, fed with chunks
+ * and handing records back by structured clone, cost more CPU than it saved the pipeline's
+ * thread on two cores: docs/BENCHMARK.md, ingest round 9.)
  */
-const BYTES_IN_FLIGHT = 8 * 2 ** 20;
-/** And at most this many chunks, whatever their size. */
-const CHUNKS_IN_FLIGHT = 256;
-
-/**
- * zgrab2 lines to records. Parsing and mapping are most of a reader's work, so a long input moves
- * them to a worker thread once `parserThreadAfterBytes` have been read here: this thread then
- * only reads bytes and takes records back (in input order, with the same positions), while the
- * pipeline merges and writes. Short inputs never pay for starting the thread.
- */
-export async function* readZgrab2(input: Readable, now: Date, options: Zgrab2Options = {}, parserThreadAfterBytes = PARSER_THREAD_AFTER_BYTES): AsyncGenerator<IngestRecord> {
+export async function* readZgrab2(input: Readable, now: Date, options: Zgrab2Options = {}): AsyncGenerator<IngestRecord> {
   const splitter = new LineSplitter();
   const lines: Line[] = [];
   const records: IngestRecord[] = [];
-  const chunks = (input as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
-  let bytes = 0;
-  let starting: Promise<ParserThread | undefined> | undefined;
-  let thread: ParserThread | undefined;
-  /** The chunk read when the thread turned out to be ready: it goes to the thread. */
-  let first: Buffer | undefined;
-  try {
-    for (;;) {
-      const next = await chunks.next();
-      if (next.done) break;
-      const chunk = asBuffer(next.value);
-      // The thread took the splitter's state while this read was awaited.
-      if (thread) {
-        first = chunk;
-        break;
-      }
-      splitter.push(chunk, lines);
-      for (const line of lines) lineRecords(line, now, options, records);
-      lines.length = 0;
-      yield* records;
-      records.length = 0;
-      bytes += chunk.length;
-      if (bytes >= parserThreadAfterBytes && !starting) {
-        // Started in the background; lines are parsed here until it answers.
-        starting = ParserThread.start(now, options).then(
-          (t) => (thread = t.handOver(splitter)),
-          () => undefined,
-        );
-      }
-    }
-    if (thread) {
-      // The rest of the input is read by a task of its own, so that the thread is kept fed while
-      // this generator's consumer is busy (reading only when asked left the thread idle between
-      // a consumer's batches, and made the consumer wait for each read).
-      const feeding = thread.feed(chunks, first);
-      feeding.catch(() => undefined);
-      while (!thread.fed || thread.inFlight > 0) yield* await thread.next();
-      await feeding;
-      return;
-    }
-    splitter.end(lines);
+  for await (const chunk of input as AsyncIterable<Buffer | string>) {
+    splitter.push(asBuffer(chunk), lines);
     for (const line of lines) lineRecords(line, now, options, records);
+    lines.length = 0;
     yield* records;
-  } finally {
-    // An unstarted or unused thread is stopped too.
-    (thread ?? (await starting))?.stop();
-    await chunks.return?.();
+    records.length = 0;
   }
+  splitter.end(lines);
+  for (const line of lines) lineRecords(line, now, options, records);
+  yield* records;
 }
-
-const PARSER_KIND = 'periscope-zgrab2-parser';
-
-type ParserRequest =
-  | { kind: 'start'; nowMs: number; options: Zgrab2Options; number: number; carry?: Uint8Array }
-  | { kind: 'chunk'; chunk: Uint8Array }
-  | { kind: 'end' };
-type ParserReply = { records: IngestRecord[] } | { error: string };
-
-/** The reading thread's side of the parser thread: chunks go out, records come back in order. */
-class ParserThread {
-  readonly #worker: Worker;
-  readonly #replies: ParserReply[] = [];
-  #wake: (() => void) | undefined;
-  #failed: Error | undefined;
-  inFlight = 0;
-
-  private constructor(worker: Worker) {
-    this.#worker = worker;
-    const notify = () => this.#notify();
-    worker.on('message', (m: ParserReply) => {
-      this.#replies.push(m);
-      notify();
-    });
-    worker.on('error', (e) => {
-      this.#failed = e;
-      notify();
-    });
-    worker.on('exit', (code) => {
-      this.#failed ??= new Error(`zgrab2 parser thread exited (code ${code})`);
-      notify();
-    });
-  }
-
-  /** Wakes `next` (a reply or a failure) and `feed` (room, or a failure). */
-  #notify(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
-    this.#roomMade();
-  }
-
-  #roomMade(): void {
-    const space = this.#space;
-    this.#space = undefined;
-    space?.();
-  }
-
-  static async start(now: Date, options: Zgrab2Options): Promise<ParserThread> {
-    // This module runs again in the thread; as TypeScript through tsx, whose loader a new thread
-    // does not inherit, a small bootstrap registers it first.
-    let boot = `await import(${JSON.stringify(import.meta.url)});`;
-    if (import.meta.url.endsWith('.ts')) boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); ${boot}`;
-    // A larger young generation than the default: the thread allocates short-lived objects fast.
-    const worker = new Worker(new URL('data:text/javascript,' + encodeURIComponent(boot)), { workerData: { kind: PARSER_KIND }, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
-    const thread = new ParserThread(worker);
-    // Loaded and ready once it answers an empty start.
-    thread.#send({ kind: 'start', nowMs: now.getTime(), options, number: 0 });
-    await thread.next();
-    return thread;
-  }
-
-  /** Hands the line state over: the thread goes on exactly where `splitter` stopped. */
-  handOver(splitter: LineSplitter): this {
-    this.#send({ kind: 'start', nowMs: Number.NaN, options: {}, number: splitter.number, ...(splitter.carry ? { carry: splitter.carry } : {}) });
-    splitter.carry = undefined;
-    // The start message is answered too (with no records).
-    return this;
-  }
-
-  /** Input bytes of each message sent and not consumed, oldest first, and their sum. */
-  readonly #sizes: number[] = [];
-  #bytesOut = 0;
-
-  #send(m: ParserRequest): void {
-    this.inFlight++;
-    const size = m.kind === 'chunk' ? m.chunk.byteLength : 0;
-    this.#sizes.push(size);
-    this.#bytesOut += size;
-    this.#worker.postMessage(m);
-  }
-
-  /** Whether `feed` has sent the whole input (its end included). */
-  fed = false;
-  #space: (() => void) | undefined;
-
-  /**
-   * Sends `chunks` to the thread as they are read, keeping at most BYTES_IN_FLIGHT (and CHUNKS_IN_FLIGHT) unanswered or
-   * unconsumed, then the end. A read error fails `next`.
-   */
-  async feed(chunks: AsyncIterator<Buffer | string>, first?: Buffer): Promise<void> {
-    try {
-      if (first) this.#send({ kind: 'chunk', chunk: first });
-      for (;;) {
-        while ((this.inFlight >= CHUNKS_IN_FLIGHT || this.#bytesOut >= BYTES_IN_FLIGHT) && !this.#failed) await new Promise<void>((resolve) => (this.#space = resolve));
-        if (this.#failed) return;
-        const next = await chunks.next();
-        if (next.done) break;
-        this.#send({ kind: 'chunk', chunk: asBuffer(next.value) });
-      }
-      this.#send({ kind: 'end' });
-      this.fed = true;
-    } catch (e) {
-      this.#failed ??= e instanceof Error ? e : new Error(String(e));
-      this.#notify();
-      throw e;
-    }
-  }
-
-  /** The records of the oldest unanswered message. */
-  async next(): Promise<IngestRecord[]> {
-    while (this.#replies.length === 0) {
-      if (this.#failed) throw this.#failed;
-      await new Promise<void>((resolve) => (this.#wake = resolve));
-    }
-    const m = this.#replies.shift()!;
-    this.inFlight--;
-    this.#bytesOut -= this.#sizes.shift() ?? 0;
-    this.#roomMade();
-    // The input is read on this thread, and its reads complete only when this thread turns its
-    // event loop: a consumer with replies at hand would otherwise not read until it ran out, and
-    // then wait for the thread to parse what it sent.
-    if (!this.fed) await new Promise<void>((resolve) => setImmediate(resolve));
-    if ('error' in m) throw new Error(`zgrab2 parser thread: ${m.error}`);
-    return m.records;
-  }
-
-  stop(): void {
-    void this.#worker.terminate();
-  }
-}
-
-/** The parser thread: the same splitting and mapping as the reading thread, on chunks it is sent. */
-function runParserThread(): void {
-  let splitter = new LineSplitter();
-  let now = new Date();
-  let options: Zgrab2Options = {};
-  const lines: Line[] = [];
-  parentPort!.on('message', (m: ParserRequest) => {
-    const records: IngestRecord[] = [];
-    try {
-      if (m.kind === 'start') {
-        if (!Number.isNaN(m.nowMs)) {
-          now = new Date(m.nowMs);
-          options = m.options;
-        }
-        splitter = new LineSplitter(m.number, m.carry ? Buffer.from(m.carry) : undefined);
-      } else if (m.kind === 'chunk') {
-        splitter.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength), lines);
-      } else {
-        splitter.end(lines);
-      }
-      for (const line of lines) lineRecords(line, now, options, records);
-      lines.length = 0;
-      parentPort!.postMessage({ records } satisfies ParserReply);
-    } catch (e) {
-      parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) } satisfies ParserReply);
-    }
-  });
-}
-
-if (!isMainThread && (workerData as { kind?: unknown } | null)?.kind === PARSER_KIND) runParserThread();
 
 export const zgrab2Source: IngestSource = makeZgrab2Source();
 
