@@ -27,6 +27,8 @@ export interface PutItem {
   readonly observedAt: string;
   /** JSON text that JSON.parse turns into `doc` (the line it was read from): putAll hands it to the store's writer thread instead of serialising `doc`. */
   readonly json?: string;
+  /** `canonicalJson(doc)`, when the caller has it (ingest): `put` hands it to the store, which stores it as it is. */
+  readonly canonical?: string;
 }
 
 /** What the store gets of an item: `json` only for JSON data (where its key order cannot matter), and the flag saying so. */

@@ -140,7 +140,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
   }
 
   async #putHere(index: IndexName, items: readonly PutManyItem[]): Promise<PutResult[]> {
-    return this.putTexts(index, items.map((item) => ({ id: item.id, text: canonicalJson(item.doc), observedAt: item.observedAt })));
+    return this.putTexts(index, items.map((item) => ({ id: item.id, text: item.canonical ?? canonicalJson(item.doc), observedAt: item.observedAt })));
   }
 
   /** putMany of documents as JSON text (what the writer thread receives), canonical unless marked `raw`. */
@@ -509,9 +509,11 @@ class WriterThread {
    */
   putMany(index: IndexName, items: readonly PutManyItem[]): Promise<PutResult[]> {
     const texts = items.map((item): DocumentText =>
-      item.jsonData
-        ? { id: item.id, text: item.json ?? JSON.stringify(item.doc), observedAt: item.observedAt, raw: true }
-        : { id: item.id, text: canonicalJson(item.doc), observedAt: item.observedAt },
+      item.canonical !== undefined
+        ? { id: item.id, text: item.canonical, observedAt: item.observedAt }
+        : item.jsonData
+          ? { id: item.id, text: item.json ?? JSON.stringify(item.doc), observedAt: item.observedAt, raw: true }
+          : { id: item.id, text: canonicalJson(item.doc), observedAt: item.observedAt },
     );
     return this.#request({ id: -1, index, items: texts });
   }

@@ -30,6 +30,8 @@ export interface PutManyItem {
   readonly observedAt: string;
   readonly jsonData?: boolean;
   readonly json?: string;
+  /** `canonicalJson(doc)`, when the caller has it: stored as it is instead of serialising `doc`. */
+  readonly canonical?: string;
 }
 
 export interface DocumentRepository {

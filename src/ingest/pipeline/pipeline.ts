@@ -20,15 +20,20 @@ import { parseTimestamp, isoTime } from '../../lib/time.ts';
 import { parseCertificate, type CertificateDocument } from '../x509/index.ts';
 import { createIntermediatePool, defaultRootStore, validateChain } from '../validation/index.ts';
 import type { Enrichment } from '../enrich/index.ts';
+import { canonicalJson } from '../../store/canonical-json.ts';
 import type { CertificateObservation, HostObservation, IngestRecord } from '../observation.ts';
 import { hostIdOf, type HostId } from './host-id.ts';
 import { mergeObservation, type HostDoc, type MergeContext } from './merge-host.ts';
 import { compareServices, type ServiceChanges } from './compare-services.ts';
 import { parseTimeCached } from './time-cache.ts';
 
-/** What the pipeline writes through: Indexer.put (store, then engine), or the store alone. */
+/**
+ * What the pipeline writes through: Indexer.put (store, then engine), or the store alone.
+ * `canonical` is `canonicalJson(doc)` (the pipeline's merged documents carry it): the store
+ * takes it as it is.
+ */
 export interface DocumentWriter {
-  put(index: IndexName, items: readonly { id: string; doc: Record<string, unknown>; observedAt: string }[]): Promise<PutResult[]>;
+  put(index: IndexName, items: readonly { id: string; doc: Record<string, unknown>; observedAt: string; canonical?: string }[]): Promise<PutResult[]>;
 }
 
 export interface IngestDeps {
@@ -108,16 +113,47 @@ export function sha256Hex(der: Uint8Array): string {
 
 type PutItem = { id: string; doc: Record<string, unknown>; observedAt: string };
 
+/**
+ * A merged document waiting for the store, as its canonical JSON text; the object is parsed back
+ * only if something asks for it (the engine's indexing, a later batch's merge of the same id).
+ * Documents wait for the store up to eight batches: as object trees they survived several
+ * young-generation collections each, and copying them there was the largest item of the
+ * pipeline thread's profile (docs/BENCHMARK.md, ingest round 9); a string is copied in one piece.
+ */
+class TextItem {
+  #doc: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly canonical: string,
+    readonly observedAt: string,
+  ) {}
+
+  get doc(): Record<string, unknown> {
+    return (this.#doc ??= JSON.parse(this.canonical) as Record<string, unknown>);
+  }
+}
+
+function asText(item: PutItem): TextItem {
+  return new TextItem(item.id, canonicalJson(item.doc), item.observedAt);
+}
+
 /** A batch's writes, and its late observations, applied once those writes are done. */
 interface QueuedBatch {
-  readonly certItems: PutItem[];
-  readonly hostItems: PutItem[];
+  readonly certItems: TextItem[];
+  readonly hostItems: TextItem[];
   readonly late: { hosts: readonly HostItem[]; ctx: MergeContext } | undefined;
   readonly seq: number;
 }
 
 /** A current document as merging needs it: its content and when its version began. */
 type Current = Pick<StoredDocument, 'doc' | 'validFrom'>;
+
+/** An unwritten document, and the batch that holds it. */
+interface InFlight {
+  readonly item: TextItem;
+  readonly seq: number;
+}
 
 interface HostItem {
   readonly id: HostId;
@@ -174,7 +210,7 @@ class BatchRunner {
   /** Wakes the write() calls waiting for room. */
   private onWritten: (() => void) | undefined;
   /** The newest unwritten document of each id, with the batch that holds it. */
-  private readonly inFlight: { certificates: Map<string, Current & { seq: number }>; hosts: Map<string, Current & { seq: number }> } = {
+  private readonly inFlight: { certificates: Map<string, InFlight>; hosts: Map<string, InFlight> } = {
     certificates: new Map(),
     hosts: new Map(),
   };
@@ -305,12 +341,14 @@ class BatchRunner {
    * caller goes on with the next batch meanwhile. Writes start when WRITE_GROUP batches have
    * queued (or on flush).
    */
-  private async write(certItems: PutItem[], hostItems: PutItem[], late?: QueuedBatch['late']): Promise<void> {
-    if (certItems.length === 0 && hostItems.length === 0 && !late) return;
+  private async write(certDocs: PutItem[], hostDocs: PutItem[], late?: QueuedBatch['late']): Promise<void> {
+    if (certDocs.length === 0 && hostDocs.length === 0 && !late) return;
     this.throwIfFailed();
     const seq = ++this.batchSeq;
+    const certItems = certDocs.map(asText);
+    const hostItems = hostDocs.map(asText);
     for (const [items, flying] of [[certItems, this.inFlight.certificates], [hostItems, this.inFlight.hosts]] as const) {
-      for (const item of items) flying.set(item.id, { doc: item.doc, validFrom: item.observedAt, seq });
+      for (const item of items) flying.set(item.id, { item, seq });
     }
     this.queued.push({ certItems, hostItems, late, seq });
     this.unwritten++;
@@ -393,7 +431,7 @@ class BatchRunner {
     if (flying.size > 0) for (const id of ids) {
       const d = flying.get(id);
       if (d) {
-        over.push({ doc: d.doc, validFrom: d.validFrom });
+        over.push({ doc: d.item.doc, validFrom: d.item.observedAt });
         overIds.push(id);
       }
     }
