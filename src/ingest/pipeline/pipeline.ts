@@ -84,12 +84,17 @@ const WRITER_THREAD_AFTER_RECORDS = 5_000;
 /**
  * Batches written together. Ingest writes versions of ids in random order, so a transaction
  * dirties about one page per record in each index at 1,000 records, and fewer as it grows: the
- * store's writes cost ~49 µs per record in transactions of 1,000, ~32 µs in 4,000 (SQLite,
- * 600,000 hosts stored; docs/BENCHMARK.md).
+ * store's writes cost ~49 µs per record in transactions of 1,000, ~32 µs in 4,000 and ~30 µs in
+ * 8,000 (SQLite, 600,000 hosts stored; docs/BENCHMARK.md, ingest round 8).
  */
-const WRITE_GROUP = 4;
-/** Batches merged and not yet written: a group being written and the next filling up. */
-const MAX_UNWRITTEN_BATCHES = 2 * WRITE_GROUP;
+const WRITE_GROUP = 8;
+/**
+ * Batches merged and not yet written: a group being written and two filling up. The writer's
+ * time comes in bursts (its WAL checkpoints); with one group of slack the pipeline waited for it
+ * 20 s of a 1,000,000-line run, with two 0.7 s (ingest round 9). They wait as text (TextItem),
+ * about 3 MB a batch.
+ */
+const MAX_UNWRITTEN_BATCHES = 3 * WRITE_GROUP;
 /** Parsed certificates kept across batches (a few KB each). */
 const CERT_CACHE_SIZE = 10_000;
 
@@ -116,7 +121,7 @@ type PutItem = { id: string; doc: Record<string, unknown>; observedAt: string };
 /**
  * A merged document waiting for the store, as its canonical JSON text; the object is parsed back
  * only if something asks for it (the engine's indexing, a later batch's merge of the same id).
- * Documents wait for the store up to eight batches: as object trees they survived several
+ * Documents wait for the store up to 24 batches: as object trees they survived several
  * young-generation collections each, and copying them there was the largest item of the
  * pipeline thread's profile (docs/BENCHMARK.md, ingest round 9); a string is copied in one piece.
  */

@@ -134,7 +134,7 @@ test('batches written together, late observations after them: what batch-by-batc
       sequential = addSummaries(sequential, await runIngest(from(all.slice(i, i + 5)), deps(one.rt, { batchSize: 5, writerThreadAfterRecords: Number.POSITIVE_INFINITY })));
     }
     assert.ok(sequential.hosts.historyUpdated > 0, 'late observations were part of the run');
-    // One run: up to eight batches merged ahead of the store, written four at a time.
+    // One run: up to 24 batches merged ahead of the store, written eight at a time.
     const grouped = await runIngest(from(all), deps(two.rt, { batchSize: 5, writerThreadAfterRecords: Number.POSITIVE_INFINITY }));
     assert.deepEqual(grouped, sequential);
     assert.equal(await dumpStore(two.rt.store), await dumpStore(one.rt.store));
