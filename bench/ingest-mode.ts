@@ -118,8 +118,15 @@ export function processTree(pid: number): number[] {
 /** Runs `node bin/periscope.js ingest --data-dir DIR FILE` and samples the memory and CPU of its process tree. */
 export async function runIngestChild(file: string, records: number, dataDir: string, extraNodeArgs: readonly string[] = []): Promise<IngestRun> {
   const started = performance.now();
+  // The environment a user's `periscope ingest` has: `npm run bench` sets glibc's fixed mmap
+  // threshold for itself (as `periscope serve` runs), which `ingest` does not get from its
+  // launcher and which cost it ~17% more wall time (system time 11 -> 17 s on 400,000 lines,
+  // docs/BENCHMARK.md, ingest round 9).
+  const env = { ...process.env };
+  delete env.MALLOC_MMAP_THRESHOLD_;
   const child = spawn(process.execPath, [...extraNodeArgs, join(ROOT, 'bin/periscope.js'), 'ingest', '--data-dir', dataDir, file], {
     cwd: ROOT,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
