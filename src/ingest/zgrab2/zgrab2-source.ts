@@ -218,8 +218,8 @@ function asBuffer(chunk: Buffer | string): Buffer {
 
 /**
  * zgrab2 lines to records, on the calling thread. (A parser thread of its own, fed with chunks
- * and handing records back by structured clone, cost more CPU than it saved the pipeline's
- * thread on two cores: docs/BENCHMARK.md, ingest round 9.)
+ * and handing records back by structured clone, did not make a long ingest faster on two cores,
+ * and cost CPU and memory: docs/BENCHMARK.md, ingest round 9.)
  */
 export async function* readZgrab2(input: Readable, now: Date, options: Zgrab2Options = {}): AsyncGenerator<IngestRecord> {
   const splitter = new LineSplitter();
