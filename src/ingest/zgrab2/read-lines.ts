@@ -8,16 +8,13 @@ export interface Line {
 
 /**
  * Cuts bytes into lines as they arrive: lines are cut on `\n` in bytes (never inside a UTF-8
- * sequence); a trailing `\r` is dropped. Blank lines are skipped but still counted. Its state (the
- * line count and the unfinished line) can be handed to another splitter, in another thread.
+ * sequence); a trailing `\r` is dropped. Blank lines are skipped but still counted.
  */
-export class LineSplitter {
-  constructor(
-    /** Lines cut so far. */
-    public number = 0,
-    /** The unfinished last line. */
-    public carry: Buffer | undefined = undefined,
-  ) {}
+class LineSplitter {
+  /** Lines cut so far. */
+  private number = 0;
+  /** The unfinished last line. */
+  private carry: Buffer | undefined;
 
   push(chunk: Buffer, out: Line[]): void {
     let buf = chunk;

@@ -267,3 +267,35 @@ test('streaming: a 50,000-line input yields records before it ends', async () =>
   assert.equal(lastTitle, `t${total - 1}`);
   assert.ok(writtenWhenFirstSeen > 0 && writtenWhenFirstSeen < total, `first record after ${writtenWhenFirstSeen} lines written`);
 });
+
+/** The fixture with bad lines, a blank line and CRLF around it, cut into chunks of `chunkSize` bytes. */
+function chunkedInput(chunkSize: number): Readable {
+  const scan = readFileSync(`${FIXTURES}scan.jsonl`);
+  const text = Buffer.concat([scan, Buffer.from('not json\n\r\n{"ip":"192.0.2.77"}\r\n'), scan, Buffer.from('{"ip": "192.0.2.8", "data": {"x": 1}')]);
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < text.length; i += chunkSize) chunks.push(text.subarray(i, i + chunkSize));
+  return Readable.from(chunks);
+}
+
+/** The same input arriving slowly (a pipe, a network). */
+function slowInput(chunkSize: number, delayMs: number): Readable {
+  const all = chunkedInput(chunkSize);
+  return Readable.from(
+    (async function* () {
+      for await (const chunk of all) {
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        yield chunk;
+      }
+    })(),
+  );
+}
+
+test('the same records, in order, whatever the chunking of the input', async () => {
+  const read = (input: Readable) => collect(zgrab2Source.read(input, { now: NOW }));
+  const whole = await read(chunkedInput(1 << 20));
+  assert.ok(whole.length > 20);
+  assert.ok(whole.some((r) => r.kind === 'rejected' && /invalid JSON/.test(r.reason)));
+  assert.ok(whole.some((r) => r.kind === 'rejected' && r.position === 'line 17' && /no "data"/.test(r.reason)), 'positions count blank lines');
+  for (const size of [1000, 333, 7, 1]) assert.deepEqual(await read(chunkedInput(size)), whole, `chunks of ${size} bytes`);
+  for (const delay of [1, 3]) assert.deepEqual(await read(slowInput(97, delay)), whole, `slow input, ${delay} ms per chunk`);
+});

@@ -11,7 +11,7 @@ import { parseUtcTime } from '../pipeline/parse-utc-time.ts';
 import type { HostObservation, IngestRecord, IngestSource, ServiceObservation, SoftwareObservation, TlsObservation } from '../observation.ts';
 import { mapHttpResult } from './http-result.ts';
 import { moduleInfo } from './modules.ts';
-import { LineSplitter, isObject, jsonHead, mentionsKey, obj, str, validPort, type Line } from './read-lines.ts';
+import { isObject, jsonHead, mentionsKey, obj, readLines, str, validPort, type Line } from './read-lines.ts';
 import { mapSshResult } from './ssh-result.ts';
 import { handshakeTls } from './tls-handshake.ts';
 
@@ -212,29 +212,18 @@ function lineRecords(line: Line, now: Date, options: Zgrab2Options, out: IngestR
   for (const r of mapZgrab2Line(value, position, now, options)) out.push(r);
 }
 
-function asBuffer(chunk: Buffer | string): Buffer {
-  return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-}
-
 /**
  * zgrab2 lines to records, on the calling thread. (A parser thread of its own, fed with chunks
  * and handing records back by structured clone, did not make a long ingest faster on two cores,
  * and cost CPU and memory: docs/BENCHMARK.md, ingest round 9.)
  */
 export async function* readZgrab2(input: Readable, now: Date, options: Zgrab2Options = {}): AsyncGenerator<IngestRecord> {
-  const splitter = new LineSplitter();
-  const lines: Line[] = [];
   const records: IngestRecord[] = [];
-  for await (const chunk of input as AsyncIterable<Buffer | string>) {
-    splitter.push(asBuffer(chunk), lines);
-    for (const line of lines) lineRecords(line, now, options, records);
-    lines.length = 0;
+  for await (const line of readLines(input)) {
+    lineRecords(line, now, options, records);
     yield* records;
     records.length = 0;
   }
-  splitter.end(lines);
-  for (const line of lines) lineRecords(line, now, options, records);
-  yield* records;
 }
 
 export const zgrab2Source: IngestSource = makeZgrab2Source();

@@ -1,59 +1,16 @@
 /**
- * A long ingest gives exactly the results of the plain path: the zgrab2 reader whatever the
- * chunking of its input (same records, in order, with the same positions), and the store's writer
- * thread with the pipeline's overlapped writes (same stored versions, times and summary, with a
- * host in consecutive batches, late observations and certificates).
+ * A long ingest gives exactly the results of the plain path: the store's writer thread with the
+ * pipeline's overlapped writes (same stored versions, times and summary, with a host in
+ * consecutive batches, late observations and certificates).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { readZgrab2 } from '../../../src/ingest/zgrab2/zgrab2-source.ts';
 import { emptySummary, runIngest, type IngestSummary } from '../../../src/ingest/pipeline/index.ts';
 import type { IndexName } from '../../../src/model/field-def.ts';
 import type { IngestRecord } from '../../../src/ingest/observation.ts';
 import { testSchemas } from '../../support/pg-test-schemas.ts';
 import { canonicalJson, openStore, type Store } from '../../../src/store/index.ts';
 import { deps, dumpStore, fixtureDer, from, host, open, tempRuntime } from './helpers.ts';
-
-const NOW = new Date('2026-02-01T00:00:00Z');
-const scan = readFileSync(new URL('../../fixtures/zgrab2/scan.jsonl', import.meta.url));
-
-function input(chunkSize: number): Readable {
-  // Bad lines, a blank line and CRLF around the fixture's lines, cut into chunks of chunkSize bytes.
-  const text = Buffer.concat([scan, Buffer.from('not json\n\r\n{"ip":"192.0.2.77"}\r\n'), scan, Buffer.from('{"ip": "192.0.2.8", "data": {"x": 1}')]);
-  const chunks: Buffer[] = [];
-  for (let i = 0; i < text.length; i += chunkSize) chunks.push(text.subarray(i, i + chunkSize));
-  return Readable.from(chunks);
-}
-
-async function collect(chunkSize: number, source: Readable = input(chunkSize)): Promise<IngestRecord[]> {
-  const out: IngestRecord[] = [];
-  for await (const r of readZgrab2(source, NOW, {})) out.push(r);
-  return out;
-}
-
-/** The same input arriving slowly (a pipe, a network). */
-function slowInput(chunkSize: number, delayMs: number): Readable {
-  const all = input(chunkSize);
-  return Readable.from(
-    (async function* () {
-      for await (const chunk of all) {
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-        yield chunk;
-      }
-    })(),
-  );
-}
-
-test('zgrab2: the same records, in order, whatever the chunking of the input', async () => {
-  const whole = await collect(1 << 20);
-  assert.ok(whole.length > 20);
-  assert.ok(whole.some((r) => r.kind === 'rejected' && /invalid JSON/.test(r.reason)));
-  assert.ok(whole.some((r) => r.kind === 'rejected' && r.position === 'line 17' && /no "data"/.test(r.reason)), 'positions count blank lines');
-  for (const size of [1000, 333, 7, 1]) assert.deepEqual(await collect(size), whole, `chunks of ${size} bytes`);
-  for (const delay of [1, 3]) assert.deepEqual(await collect(97, slowInput(97, delay)), whole, `slow input, ${delay} ms per chunk`);
-});
 
 const leaf = fixtureDer('leaf.pem');
 const inter = fixtureDer('intermediate.pem');
