@@ -120,7 +120,7 @@ export async function runIngestChild(file: string, records: number, dataDir: str
   const started = performance.now();
   // The environment a user's `periscope ingest` has: `npm run bench` sets glibc's fixed mmap
   // threshold for itself (as `periscope serve` runs), which `ingest` does not get from its
-  // launcher and which cost it ~17% more wall time (system time 11 -> 17 s on 400,000 lines,
+  // launcher and which cost it ~18% more wall time (system time 11 -> 17-18 s on 400,000 lines,
   // docs/BENCHMARK.md, ingest round 9).
   const env = { ...process.env };
   delete env.MALLOC_MMAP_THRESHOLD_;
