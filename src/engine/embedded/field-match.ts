@@ -27,14 +27,6 @@ function empty(): Bitmap {
 }
 
 /** Positions [start, end) in view.sortedGroups() of keys starting with `prefix` (string views). */
-function prefixRange(view: TypedView, prefix: string): [number, number] {
-  const start = view.bound(prefix, false);
-  const last = prefix.charCodeAt(prefix.length - 1);
-  if (last === 0xffff) return [start, view.sortedGroups().length];
-  const after = prefix.slice(0, -1) + String.fromCharCode(last + 1);
-  return [start, view.bound(after, false)];
-}
-
 function groupsOrds(view: TypedView, from: number, to: number): number[] {
   const sorted = view.sortedGroups();
   const ords: number[] = [];
@@ -84,16 +76,16 @@ function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, su
   const found = new Set<number>();
   const values = slot.values;
   if (prefix !== '') {
-    const view = slot.view(type);
-    const [from, to] = prefixRange(view, prefix);
-    for (const v of groupsOrds(view, from, to)) if (re.test(values.at(v) as string)) found.add(v);
+    // The sorted dictionary holds the values with this prefix together: no view to build.
+    values.forEachWithPrefix(prefix, (v, value) => {
+      if (re.test(value)) found.add(v);
+    });
   } else if (suffix !== '') {
     for (const v of SuffixView.forSlot(slot).candidates(suffix)) if (re.test(values.at(v) as string)) found.add(v);
   } else {
-    for (let v = 0; v < values.length; v++) {
-      const value = values.at(v);
+    values.forEach((v, value) => {
       if (typeof value === 'string' && re.test(value)) found.add(v);
-    }
+    });
   }
   if (type === 'text') {
     // Text fields also match when any single token matches.

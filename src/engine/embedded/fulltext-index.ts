@@ -10,12 +10,12 @@ import { PostingTable } from './posting-table.ts';
 import type { FulltextSink } from './scope.ts';
 import type { Slot } from './slot.ts';
 import { PackedLeaves } from './packed-leaves.ts';
-import { BLOCK_LAYOUT_VERSION, CorruptSegmentError, readBlock, SegmentReader, type BlockRef, type SegmentWriter } from './segment-codec.ts';
+import { BLOCK_LAYOUT_VERSION, CorruptSegmentError, PACKED_LEAVES_VERSION, readBlock, SegmentReader, type BlockRef, type SegmentWriter } from './segment-codec.ts';
 
 class Terms {
   /**
-   * The terms the segments held when the table was decoded (format 5+), packed outside the heap
-   * with their lookup table (see PackedLeaves); ids 0 .. base.length - 1.
+   * The terms the segments held when the table was decoded (format 5+), packed outside the heap,
+   * sorted (see PackedLeaves); ids 0 .. base.length - 1.
    */
   private base: PackedLeaves | undefined;
   /** The other terms → id: all of them without a base, else those added since (writes, deltas). */
@@ -34,7 +34,7 @@ class Terms {
   /**
    * Terms decoded from an older format (JSON lists), from `mapped` on not in `_ids` yet: hashing
    * them is most of decoding a large table (172 ms of 268 for 189k keywords), which the warm-up
-   * spreads over slices, as it does building a packed base's lookup table.
+   * spreads over slices.
    */
   private unmapped: string[] | undefined;
   private mapped = 0;
@@ -62,7 +62,6 @@ class Terms {
    */
   load(budget = Infinity): boolean {
     if (this.pending || this.deltas) this.decode();
-    if (this.base !== undefined && !this.base.prepareLookups(budget)) return false;
     return this.mapTerms(budget);
   }
 
@@ -193,8 +192,8 @@ class Terms {
   private decodeFrom(r: SegmentReader): void {
     this._ids = new Map();
     this.mapped = 0;
-    if (r.version >= BLOCK_LAYOUT_VERSION) {
-      this.base = PackedLeaves.read(r);
+    if (r.version >= PACKED_LEAVES_VERSION) {
+      this.base = r.version >= BLOCK_LAYOUT_VERSION ? PackedLeaves.read(r) : PackedLeaves.readV5(r);
       if (!this.base.allStrings()) throw new CorruptSegmentError('full-text terms: a term that is not text');
       this.unmapped = undefined;
     } else {

@@ -21,14 +21,18 @@ export const SEGMENT_MAGIC = 'PSCPSEG\0';
  * segment (then the layout of 3), or a delta segment holding what changed since the segment
  * before it in the manifest's chain (see IndexData.writeDelta). Blocks are laid out as in 3.
  * 5: the values of a slot's block and the terms of a full-text table's block are packed
- * (offsets, then tagged bytes: PackedLeaves) instead of JSON lists; everything else as in 4.
+ * (offsets, then tagged bytes) instead of JSON lists; everything else as in 4. 6: those values
+ * and terms sorted by their bytes and front-coded in blocks of 16, with the rank → ordinal
+ * permutation (PackedLeaves); everything else as in 5.
  */
-export const SEGMENT_FORMAT_VERSION = 5;
+export const SEGMENT_FORMAT_VERSION = 6;
 /**
  * The first format whose blocks (slots, full-text term tables) have the current layout: a
  * checkpoint copies those unchanged, and decodes and writes older ones anew.
  */
-export const BLOCK_LAYOUT_VERSION = 5;
+export const BLOCK_LAYOUT_VERSION = 6;
+/** The first format whose slot values and full-text terms are packed rather than JSON lists. */
+export const PACKED_LEAVES_VERSION = 5;
 /** Format 4+: the kind byte opening the eager section. */
 export const SEGMENT_FULL = 0;
 export const SEGMENT_DELTA = 1;

@@ -11,7 +11,7 @@ import type { Leaf } from '../../model/values-of.ts';
 import { GrowableU32 } from './growable.ts';
 import { PostingTable } from './posting-table.ts';
 import { PackedLeaves, SlotLeaves } from './packed-leaves.ts';
-import { CorruptSegmentError, readBlock, SegmentReader, BLOCK_LAYOUT_VERSION, type BlockRef, type SegmentWriter } from './segment-codec.ts';
+import { CorruptSegmentError, readBlock, SegmentReader, BLOCK_LAYOUT_VERSION, PACKED_LEAVES_VERSION, type BlockRef, type SegmentWriter } from './segment-codec.ts';
 import { TokenIndex } from './token-index.ts';
 import { TypedView } from './typed-view.ts';
 
@@ -22,7 +22,7 @@ export class Slot {
    * delta: phrase, range and token queries never look values up.
    */
   private _dict: Map<Leaf, number> | undefined = new Map();
-  /** The term dictionary: packed values from the segments (format 5+), then values added since. */
+  /** The term dictionary: packed, sorted values from the segments (format 5+), then values added since. */
   private _values = new SlotLeaves(undefined);
   private _postings = new PostingTable();
   private _fwdUnit = new GrowableU32();
@@ -191,7 +191,7 @@ export class Slot {
       fwdOrd.push(ord);
     }
     // The survivors are packed at once, so a compaction does not bring a packed dictionary back
-    // into the heap; their lookup table is built on the next lookup.
+    // into the heap.
     this._values = new SlotLeaves(PackedLeaves.of(values));
     this._dict = new Map();
     this.lastLeaf = undefined;
@@ -309,8 +309,14 @@ export class Slot {
   }
 
   restore(r: SegmentReader): void {
-    // Format 5 keeps the values packed; older formats' JSON lists become the tail, as they were.
-    const values = r.version >= BLOCK_LAYOUT_VERSION ? new SlotLeaves(PackedLeaves.read(r)) : new SlotLeaves(undefined, r.scalars() as Leaf[]);
+    // Format 6 keeps the values packed and sorted; format 5's packed values in ordinal order are
+    // sorted here; older formats' JSON lists become the tail, as they were.
+    const values =
+      r.version >= BLOCK_LAYOUT_VERSION
+        ? new SlotLeaves(PackedLeaves.read(r))
+        : r.version >= PACKED_LEAVES_VERSION
+          ? new SlotLeaves(PackedLeaves.readV5(r))
+          : new SlotLeaves(undefined, r.scalars() as Leaf[]);
     this._values = values;
     this._dict = values.tail.length === 0 ? new Map() : undefined;
     this.lastLeaf = undefined;
