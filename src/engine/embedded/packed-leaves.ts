@@ -49,7 +49,7 @@ const BLOCK = 16;
 const BLOCK_SHIFT = 4;
 /** Strings longer than this are written by one native call; shorter ones by a loop here (cheaper than the call). */
 const NATIVE_CHARS = 24;
-/** Byte runs longer than this are copied by TypedArray.set (cheaper than Buffer.copy's checks), shorter ones by a loop. */
+/** Byte runs longer than this are copied by Buffer.copy, shorter ones by a loop (cheaper than the call's checks). */
 const COPY_LOOP_BYTES = 64;
 /** Block offsets are 32-bit: a slot's packed values must stay below 4 GiB. */
 const MAX_BYTES = 2 ** 32 - 1;
@@ -257,6 +257,8 @@ function writeVarint(d: Buffer, p: number, x: number): number {
 export class PackedLeaves implements LeafList {
   /** Ordinal → rank (position in sorted order), the inverse of `ordOf`. */
   private readonly rankOf: Uint32Array;
+  /** Ordinal → where its entry starts in `bytes`, so that reading one does not step over the entries before it in its block. */
+  private readonly posOf: Uint32Array;
 
   /** Use of(), concat() or read(). */
   constructor(
@@ -269,9 +271,20 @@ export class PackedLeaves implements LeafList {
     /** How many of the values are strings. */
     private readonly strings: number,
   ) {
-    const rankOf = new Uint32Array(ordOf.length);
-    for (let r = 0; r < ordOf.length; r++) rankOf[ordOf[r]] = r;
+    const n = ordOf.length;
+    const rankOf = new Uint32Array(n);
+    const posOf = new Uint32Array(n);
+    let p = 0;
+    for (let r = 0; r < n; r++) {
+      const ord = ordOf[r];
+      rankOf[ord] = r;
+      posOf[ord] = p;
+      p = readVarint(bytes, p);
+      p = readVarint(bytes, p);
+      p += varint;
+    }
     this.rankOf = rankOf;
+    this.posOf = posOf;
   }
 
   get length(): number {
@@ -316,42 +329,22 @@ export class PackedLeaves implements LeafList {
 
   at(ord: number): Leaf | undefined {
     if (!(ord >= 0 && ord < this.ordOf.length)) return undefined;
-    const rank = this.rankOf[ord];
     const data = this.bytes;
-    // The block's first entry is whole (its shared length is 0): the wanted one is its first
-    // `shared` bytes, then its own rest. Entries between are only stepped over.
-    let p = this.starts[rank >>> BLOCK_SHIFT];
+    // The value is the first `shared` bytes of its block's first entry (stored whole), then its rest.
+    let p = readVarint(data, this.posOf[ord]);
+    const shared = varint;
     p = readVarint(data, p);
-    p = readVarint(data, p);
-    const headAt = p;
-    let shared = 0;
-    let rest = varint;
-    const k = rank & (BLOCK - 1);
-    if (k > 0) {
-      p += rest;
-      for (let e = 1; e < k; e++) {
-        // Lengths below 128 are one byte: most shared lengths and rests.
-        if (data[p] < 0x80) p++;
-        else p = readVarint(data, p);
-        if (data[p] < 0x80) p += 1 + data[p];
-        else {
-          p = readVarint(data, p);
-          p += varint;
-        }
-      }
-      p = readVarint(data, p);
-      shared = varint;
-      p = readVarint(data, p);
-      rest = varint;
-    }
+    const rest = varint;
     const len = shared + rest;
     const out = value;
     out.ensure(len);
     const buf = out.buf;
-    if (shared > COPY_LOOP_BYTES) data.copy(buf, 0, headAt, headAt + shared);
-    else for (let i = 0; i < shared; i++) buf[i] = data[headAt + i];
-    if (rest > COPY_LOOP_BYTES) data.copy(buf, shared, p, p + rest);
-    else for (let i = 0; i < rest; i++) buf[shared + i] = data[p + i];
+    if (shared > 0) {
+      let h = readVarint(data, this.starts[this.rankOf[ord] >>> BLOCK_SHIFT]);
+      h = readVarint(data, h);
+      copyBytes(data, h, buf, 0, shared);
+    }
+    copyBytes(data, p, buf, shared, rest);
     return decode(buf, len);
   }
 
@@ -611,6 +604,8 @@ class Cursor {
   private p = 0;
   /** Where the current block's first entry's bytes are. */
   private headAt = 0;
+  /** How many leading bytes of `buf` are the current block's first entry's. */
+  private valid = 0;
 
   constructor(private readonly of: PackedLeaves) {}
 
@@ -628,23 +623,45 @@ class Cursor {
 
   next(): boolean {
     if (this.rank + 1 >= this.of.length) return false;
-    this.rank++;
+    const rank = ++this.rank;
     const data = this.of.bytes;
-    let p = readVarint(data, this.p);
-    const shared = varint;
-    p = readVarint(data, p);
-    const rest = varint;
+    let p = this.p;
+    // Lengths below 128 are one byte: most shared lengths and rests.
+    let shared = data[p];
+    if (shared < 0x80) p++;
+    else {
+      p = readVarint(data, p);
+      shared = varint;
+    }
+    let rest = data[p];
+    if (rest < 0x80) p++;
+    else {
+      p = readVarint(data, p);
+      rest = varint;
+    }
     const len = shared + rest;
-    if (len > this.buf.length) this.buf = Buffer.allocUnsafe(Math.max(len, this.buf.length * 2));
-    // A block's first entry (shared 0) is whole; the others take their first bytes from it.
-    if ((this.rank & (BLOCK - 1)) === 0) this.headAt = p;
-    else data.copy(this.buf, 0, this.headAt, this.headAt + shared);
-    if (rest > NATIVE_CHARS) data.copy(this.buf, shared, p, p + rest);
-    else for (let i = 0; i < rest; i++) this.buf[shared + i] = data[p + i];
+    let buf = this.buf;
+    if (len > buf.length) {
+      buf = this.buf = Buffer.allocUnsafe(Math.max(len, buf.length * 2));
+      this.valid = 0;
+    }
+    // A block's first entry (shared 0) is whole; the others take their first bytes from it, of
+    // which the buffer still holds `valid` from the entry before.
+    const head = (rank & (BLOCK - 1)) === 0;
+    if (head) this.headAt = p;
+    else if (shared > this.valid) copyBytes(data, this.headAt + this.valid, buf, this.valid, shared - this.valid);
+    copyBytes(data, p, buf, shared, rest);
+    this.valid = head ? len : shared;
     this.len = len;
     this.p = p + rest;
     return true;
   }
+}
+
+/** Copies `n` bytes: short runs by a loop, long ones by one native call (whose checks cost more than a short loop). */
+function copyBytes(src: Buffer, from: number, dst: Buffer, to: number, n: number): void {
+  if (n > COPY_LOOP_BYTES) src.copy(dst, to, from, from + n);
+  else for (let i = 0; i < n; i++) dst[to + i] = src[from + i];
 }
 
 /** Format 5's layout of packed values, kept to read older segments: offsets, then tagged bytes (UTF-16 little-endian, float64 little-endian). */
