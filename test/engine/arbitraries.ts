@@ -27,7 +27,9 @@ const DATES = [
 const PORTS = [21, 22, 80, 443, 8080];
 const FLOATS = [0, 1.5, -3.25, 48.85, 1e-7];
 const TEXT_BOUNDS = ['', 'a', 'F', 'f', 'n', 'z', 'Apache', 'ssh', 'TLSv1_3', '2024'];
-const WILDCARDS = ['*', '?', 'a*', '*ss*', 'ng?nx', 'Apa*', 'apa*', '*.*', '10.0.*', '2024-01-01*', '8*', 'tr*', 'h*p*', '*K', 'ſ*', 'x\\*y', 'TLS*', 'D*', 'fe80*'];
+const WILDCARDS = ['*', '?', 'a*', '*ss*', 'ng?nx', 'Apa*', 'apa*', '*.*', '10.0.*', '2024-01-01*', '8*', 'tr*', 'h*p*', '*K', 'ſ*', 'x\\*y', 'TLS*', 'D*', 'fe80*',
+  // Literal text inside (substring candidates from the token index: whole tokens, prefixes, suffixes, pieces).
+  '*ache/ngi*', '*tp: 2*', '*ssh-*', '*PACHE*', '*oo-ba*', '*-bar*', '*s/s*', '*ttpd*', '*: Ok*', '*he ng*', '*ache*nginx*', '*e/?ginx*'];
 const REGEXES = ['ap.*', 'APACHE', '[a-z]+', 'nginx|apache', '.*ok', '(', '\\d+', '10\\.0\\..*', 'ss', 'k', '.*', '.+ .+', '2024-.*', 'true', 'http.', '[^a]*', '\\-'];
 
 const word = fc.constantFrom(...WORDS);

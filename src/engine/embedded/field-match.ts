@@ -16,6 +16,7 @@ import type { Scope } from './scope.ts';
 import type { GrowableU32 } from './growable.ts';
 import type { Slot } from './slot.ts';
 import { SuffixView } from './suffix-view.ts';
+import { substringCandidates, tokenCandidates, tokensWithPrefix } from './substring-candidates.ts';
 import type { TypedView } from './typed-view.ts';
 import { ValueUnits } from './value-units.ts';
 
@@ -63,7 +64,7 @@ export function tokenDocs(slot: Slot, tokens: readonly string[], phrase: boolean
  * Value ordinals matching `re`; `prefix` (case-sensitive) and `suffix` (any case) are literals
  * every match starts / ends with, or '' (narrowing the values to test for textual fields).
  */
-function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, suffix: string): number[] {
+function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, suffix: string, pattern?: string): number[] {
   const type = field.type;
   if (type !== 'text' && type !== 'keyword') {
     const view = slot.view(type);
@@ -75,6 +76,7 @@ function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, su
   }
   const found = new Set<number>();
   const values = slot.values;
+  let candidates: Uint32Array | undefined;
   if (prefix !== '') {
     // The sorted dictionary holds the values with this prefix together: no view to build.
     values.forEachWithPrefix(prefix, (v, value) => {
@@ -82,6 +84,11 @@ function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, su
     });
   } else if (suffix !== '') {
     for (const v of SuffixView.forSlot(slot).candidates(suffix)) if (re.test(values.at(v) as string)) found.add(v);
+  } else if (type === 'text' && pattern !== undefined && (candidates = substringCandidates(slot.tokens(), pattern, values.length)) !== undefined) {
+    for (const v of candidates) {
+      const value = values.at(v);
+      if (typeof value === 'string' && re.test(value)) found.add(v);
+    }
   } else {
     values.forEach((v, value) => {
       if (typeof value === 'string' && re.test(value)) found.add(v);
@@ -90,25 +97,9 @@ function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, su
   if (type === 'text') {
     // Text fields also match when any single token matches.
     const ti = slot.tokens();
-    let candidates: Iterable<number>;
-    if (prefix !== '') {
-      const sorted = ti.sortedTokens();
-      const toks = ti.tokens;
-      let lo = 0;
-      let hi = sorted.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (toks[sorted[mid]] < prefix) lo = mid + 1;
-        else hi = mid;
-      }
-      const range: number[] = [];
-      for (let p = lo; p < sorted.length && toks[sorted[p]].startsWith(prefix); p++) range.push(sorted[p]);
-      candidates = range;
-    } else {
-      candidates = ti.tokens.keys();
-    }
+    const tokens: Iterable<number> = (prefix !== '' ? tokensWithPrefix(ti, prefix) : pattern !== undefined ? tokenCandidates(ti, pattern) : undefined) ?? ti.tokens.keys();
     const tokOrds: number[] = [];
-    for (const t of candidates) if (re.test(ti.tokens[t])) tokOrds.push(t);
+    for (const t of tokens) if (re.test(ti.tokens[t])) tokOrds.push(t);
     if (tokOrds.length > 0) for (const v of ti.values.union(tokOrds).toUint32Array()) found.add(v);
   }
   return [...found];
@@ -195,7 +186,7 @@ export function matchField(scope: Scope, path: string, field: FieldDef, predicat
       if (!re) return empty();
       const prefix = predicate.caseSensitive && textual ? wildcardPrefix(predicate.pattern) : '';
       const suffix = textual ? SuffixView.literalSuffix(predicate.pattern) : '';
-      return slot.postings.union(patternOrds(slot, field, re, prefix, suffix));
+      return slot.postings.union(patternOrds(slot, field, re, prefix, suffix, predicate.pattern));
     }
     case 'regex': {
       const re = userRegExp(predicate.source, predicate.caseSensitive);

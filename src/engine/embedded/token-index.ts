@@ -17,6 +17,11 @@ import { PostingTable } from './posting-table.ts';
 export class TokenIndex {
   readonly ordOf = new Map<string, number>();
   readonly tokens: string[] = [];
+  /**
+   * Tokens holding `ſ` (U+017F), which case-insensitive patterns match for `s` but which does not
+   * lower-case to it: substring candidates always include their values (substring-candidates.ts).
+   */
+  readonly longS: number[] = [];
   /** token ordinal → value ordinals */
   readonly values = new PostingTable();
   /** Adjacent token pairs (a, b) → pair ordinal → the value ordinals where b directly follows a. */
@@ -58,6 +63,7 @@ export class TokenIndex {
           t = this.tokens.length;
           this.ordOf.set(tok, t);
           this.tokens.push(tok);
+          if (tok.includes('\u017f')) this.longS.push(t);
           this.sorted = undefined;
         }
         this.values.add(t, v);
