@@ -166,6 +166,19 @@ describe('PackedLeaves', () => {
     bad((b) => (b[46] = 8)); // a number of 8 bytes
     bad((b) => (b[57] = 2)); // true of 2 bytes
     bad((b) => (b[58] = 1)); // a string after a number: tags out of order
+    // An entry sharing the first entry's tag after one with a later tag: [0, 9, number 1.5],
+    // [0, 1, false], then [1, 0] (the number's tag again).
+    const number = Buffer.alloc(8);
+    number.writeDoubleBE(1.5);
+    number[0] ^= 0x80;
+    const crafted = new SegmentWriter();
+    crafted.u32s(new Uint32Array([0, 1, 2]));
+    const entries = Buffer.from([0, 9, 2, ...number, 0, 1, 3, 1, 0]);
+    crafted.u32s(new Uint32Array([0, entries.length]));
+    crafted.bytes(entries);
+    assert.throws(() => PackedLeaves.read(SegmentReader.ofBlock(crafted.take(), SEGMENT_FORMAT_VERSION)), CorruptSegmentError);
+    // Ordinals are whole numbers.
+    assert.equal(PackedLeaves.of(['a', 'b']).at(0.5), undefined);
   });
 });
 

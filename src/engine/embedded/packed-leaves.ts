@@ -176,7 +176,8 @@ function readVarint(b: Buffer, p: number): number {
   for (;;) {
     const c = b[p++];
     x += (c & 0x7f) * 2 ** shift;
-    if (c < 0x80) break;
+    // Past the end `c` is undefined: stop (read() checked every varint of valid data).
+    if (!(c >= 0x80)) break;
     shift += 7;
   }
   varint = x;
@@ -330,7 +331,7 @@ export class PackedLeaves implements LeafList {
   }
 
   at(ord: number): Leaf | undefined {
-    if (!(ord >= 0 && ord < this.ordOf.length)) return undefined;
+    if (!(ord >= 0 && ord < this.ordOf.length) || ord !== Math.floor(ord)) return undefined;
     const data = this.bytes;
     // The value is the first `shared` bytes of its block's first entry (stored whole), then its rest.
     let p = readVarint(data, this.posOf[ord]);
@@ -521,6 +522,7 @@ export class PackedLeaves implements LeafList {
       const stop = starts[b + 1];
       if (stop < p) throw new CorruptSegmentError('packed values: blocks out of order');
       let headLen = 0;
+      let headTag = -1;
       const count = Math.min(BLOCK, n - (b << BLOCK_SHIFT));
       for (let e = 0; e < count; e++) {
         const shared = checkedVarint(bytes, p, stop);
@@ -531,11 +533,13 @@ export class PackedLeaves implements LeafList {
         if (shared > headLen || (e === 0 && shared !== 0) || len < 1 || rest > stop - p) {
           throw new CorruptSegmentError('packed values: bad entry lengths');
         }
+        // An entry sharing bytes with the block's first has its tag; one sharing none has its own.
         if (shared === 0) {
           const t = bytes[p];
           if (t < tag || t > TRUE) throw new CorruptSegmentError('packed values: bad value tag');
           tag = t;
-        }
+          if (e === 0) headTag = t;
+        } else if (headTag !== tag) throw new CorruptSegmentError('packed values: tags out of order');
         const ok = tag === LATIN1 || (tag === UTF16 && len % 2 === 1) || (tag === NUMBER && len === 9) || ((tag === FALSE || tag === TRUE) && len === 1);
         if (!ok) throw new CorruptSegmentError('packed values: bad value encoding');
         if (tag <= UTF16) strings++;

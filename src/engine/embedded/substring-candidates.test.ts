@@ -7,10 +7,10 @@ import { TokenIndex } from './token-index.ts';
 
 // Words with the letters whose case folding is not their lower case (ſ, K, ß, İ), digits and
 // punctuation, joined by the separators tokenisation splits on.
-const WORDS = ['nginx', 'NGINX', 'Apache', 'apache2', 'httpd', 'HTTP', '1', '1.1', '200', 'OK', 'ſsh', 'SSH', 'ssh', 'K', 'ßig', 'İs', 'foo-bar', 'a.b', 'x'];
+const WORDS = ['nginx', 'NGINX', 'Apache', 'apache2', 'httpd', 'HTTP', '1', '1.1', '200', 'OK', 'ſsh', 'SSH', 'ssh', 'K', 'ßig', 'İs', 'foo-bar', 'a.b', 'x', 'Ι', 'ι'];
 const SEPARATORS = [' ', '/', '-', ': ', '', '\n'];
 const value = fc.tuple(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 5 }), fc.constantFrom(...SEPARATORS)).map(([ws, sep]) => ws.join(sep));
-const PIECES = ['ngin', 'nginx/1', 'ache', 'ache ', 'he/ng', 'ssh', 'SSH', 'sh-', '1.1', ': ok', 'p/1', 'oo-ba', 'x', 'ig', 'K', 'k', 's', 'tp', '-', 'TTPD'];
+const PIECES = ['ngin', 'nginx/1', 'ache', 'ache ', 'he/ng', 'ssh', 'SSH', 'sh-', '1.1', ': ok', 'p/1', 'oo-ba', 'x', 'ig', 'K', 'k', 's', 'tp', '-', 'TTPD', '\u0345', 'ſ', 'K'];
 const pattern = fc.tuple(fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 3 }), fc.constantFrom('*', '?', '*?'), fc.boolean(), fc.boolean()).map(
   ([pieces, joint, open, close]) => `${open ? '*' : ''}${pieces.join(joint)}${close ? '*' : ''}`,
 );
@@ -58,6 +58,8 @@ describe('substring candidates', () => {
     assert.deepEqual(tokenCandidates(ti, '*ngin*')!.map((t) => ti.tokens[t]), ['nginx', 'xnginx', 'ſsh']);
     assert.deepEqual(tokenCandidates(ti, '*nginx/1*'), []); // no token holds a slash
     assert.equal(literalRuns('*é*'), undefined);
+    // U+0345 is neither a letter nor a digit but folds into ι: non-ASCII patterns test every token.
+    assert.equal(tokenCandidates(indexOf(['x Ι']), '\u0345'), undefined);
     assert.deepEqual(literalRuns('*a-b?cd*'), [
       { text: 'a', startsToken: false, endsToken: true },
       { text: 'b', startsToken: true, endsToken: false },

@@ -97,11 +97,15 @@ export function substringCandidates(ti: TokenIndex, pattern: string, valueCount:
 
 /**
  * Token ordinals that can match the whole of the wildcard `pattern` (a superset), or undefined
- * for all of them. Tokens are letters and digits only, so a pattern with any other literal
- * character matches none; otherwise a matching token holds the pattern's longest piece.
+ * for all of them. Tokens are letters and digits only, so an ASCII pattern with any other
+ * literal character matches none; otherwise a matching token holds the pattern's longest piece.
  */
 export function tokenCandidates(ti: TokenIndex, pattern: string): number[] | undefined {
-  if (!/^[\p{L}\p{N}*?]*$/u.test(pattern)) return [];
+  // Case-insensitive matching folds some non-ASCII characters that are neither letters nor
+  // digits into letters (U+0345 into ι): only ASCII patterns are narrowed. No other character
+  // folds into ASCII punctuation, so an ASCII one in the pattern rules every token out.
+  if (!/^[\x00-\x7f]*$/.test(pattern)) return undefined;
+  if (!/^[a-z0-9*?]*$/i.test(pattern)) return [];
   const runs = literalRuns(pattern);
   if (runs === undefined || runs.length === 0) return undefined;
   let want = '';
