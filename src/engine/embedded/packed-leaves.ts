@@ -718,6 +718,16 @@ class V5Leaves implements LeafList {
 }
 
 /**
+ * Calls `fn` with the values of ordinals [from, to) and their ordinals, in no set order: all of
+ * a slot's values are walked in the packed part's sorted order (see PackedLeaves.forEach),
+ * where reading them by ordinal would jump around its bytes; other ranges by ordinal.
+ */
+export function eachValue(values: LeafList, from: number, to: number, fn: (ord: number, value: Leaf) => void): void {
+  if (from === 0 && to === values.length && values instanceof SlotLeaves) values.forEach(fn);
+  else for (let v = from; v < to; v++) fn(v, values.at(v)!);
+}
+
+/**
  * A slot's values: those its segments held when it was decoded (packed, outside the heap), then
  * those added since (JavaScript values, with the Map that finds them in the slot).
  */

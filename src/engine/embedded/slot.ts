@@ -10,7 +10,7 @@ import type { FieldType } from '../../model/field-def.ts';
 import type { Leaf } from '../../model/values-of.ts';
 import { GrowableU32 } from './growable.ts';
 import { PostingTable } from './posting-table.ts';
-import { PackedLeaves, SlotLeaves } from './packed-leaves.ts';
+import { eachValue, PackedLeaves, SlotLeaves } from './packed-leaves.ts';
 import { CorruptSegmentError, readBlock, SegmentReader, BLOCK_LAYOUT_VERSION, PACKED_LEAVES_VERSION, type BlockRef, type SegmentWriter } from './segment-codec.ts';
 import { TokenIndex } from './token-index.ts';
 import { TypedView } from './typed-view.ts';
@@ -365,13 +365,12 @@ export class Slot {
     if (!this.lowerIndex) this.lowerIndex = new Map();
     const idx = this.lowerIndex;
     const values = this.values;
-    for (let v = this.lowerUpTo; v < values.length; v++) {
-      const value = values.at(v);
-      if (typeof value !== 'string') continue;
+    eachValue(values, this.lowerUpTo, values.length, (v, value) => {
+      if (typeof value !== 'string') return;
       const key = value.toLowerCase();
       const cur = idx.get(key);
       idx.set(key, cur === undefined ? v : typeof cur === 'number' ? [cur, v] : (cur.push(v), cur));
-    }
+    });
     this.lowerUpTo = values.length;
     const found = idx.get(lower);
     return found === undefined ? [] : typeof found === 'number' ? [found] : found;

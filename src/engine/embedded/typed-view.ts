@@ -7,7 +7,7 @@
  */
 import type { FieldType } from '../../model/field-def.ts';
 import type { Leaf } from '../../model/values-of.ts';
-import type { LeafList } from './packed-leaves.ts';
+import { eachValue, type LeafList } from './packed-leaves.ts';
 import { compareTyped, typedValue, type Typed } from '../reference/typed-value.ts';
 
 /** ipKey of an IPv4 address: this prefix, then the address as 8 hex digits. */
@@ -81,15 +81,14 @@ export class TypedView {
     }
     const ip = this.type === 'ip';
     const end = Math.min(values.length, this.builtUpTo + budget);
-    for (let v = this.builtUpTo; v < end; v++) {
-      const value = values.at(v)!;
+    eachValue(values, this.builtUpTo, end, (v, value) => {
       let v4 = ip && typeof value === 'string' ? plainV4(value) : -1;
       let t: Typed | undefined;
       if (v4 < 0) {
         t = typedValue(this.type, value);
         if (t === undefined) {
           this.ordGroup[v] = -1;
-          continue;
+          return;
         }
         if (ip) v4 = v4OfKey(t as string);
       }
@@ -110,7 +109,7 @@ export class TypedView {
         this.groupOrds[g] = typeof cur === 'number' ? [cur, v] : (cur.push(v), cur);
       }
       this.ordGroup[v] = g;
-    }
+    });
     this.builtUpTo = end;
     return end === values.length;
   }
