@@ -46,9 +46,11 @@ export function literalRuns(pattern: string): Run[] | undefined {
 
 /**
  * Value ordinals that can match the wildcard `pattern` (a superset of the matches), or undefined
- * when its literal text narrows them to no fewer than half of the slot's `valueCount`
- * values: testing every value in the dictionary's order is then cheaper than reading that many
- * one by one.
+ * when its literal text leaves more than seven eighths of the slot's `valueCount` values:
+ * testing every value in the dictionary's order is then cheaper than reading that many one by
+ * one. (Below that, testing the candidates wins: the pattern's test costs more than reading a
+ * value out of order — at 100,000 hosts `*wp-content*` kept more than half of the HTTP bodies
+ * and took 17.0 ms testing them against 21.6 ms testing every body.)
  */
 export function substringCandidates(ti: TokenIndex, pattern: string, valueCount: number): Uint32Array | undefined {
   const runs = literalRuns(pattern);
@@ -92,7 +94,7 @@ export function substringCandidates(ti: TokenIndex, pattern: string, valueCount:
   if (acc === undefined) return undefined;
   const out: Bitmap = acc;
   if (ti.longS.length > 0) out.orInPlace(ti.values.union(ti.longS));
-  return out.size * 2 > valueCount ? undefined : out.toUint32Array();
+  return out.size * 8 > valueCount * 7 ? undefined : out.toUint32Array();
 }
 
 /**
