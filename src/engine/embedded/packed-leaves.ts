@@ -190,6 +190,8 @@ class FrontCoder {
   private pos = 0;
   private readonly starts: Uint32Array;
   readonly ordOf: Uint32Array;
+  /** Ordinal → where its entry starts. */
+  private readonly posOf: Uint32Array;
   private count = 0;
   /** The current block's first entry: the others are stored as what they share with it, then the rest. */
   private readonly head = new Scratch();
@@ -203,6 +205,7 @@ class FrontCoder {
     this.data = Buffer.allocUnsafe(Math.max(64, bytesGuess));
     this.starts = new Uint32Array(((n + BLOCK - 1) >>> BLOCK_SHIFT) + 1);
     this.ordOf = new Uint32Array(n);
+    this.posOf = new Uint32Array(n);
   }
 
   add(b: Buffer, len: number, ord: number): void {
@@ -223,10 +226,10 @@ class FrontCoder {
     }
     const d = this.data;
     let p = this.pos;
+    this.posOf[ord] = p;
     p = writeVarint(d, p, shared);
     p = writeVarint(d, p, rest);
-    if (rest > NATIVE_CHARS) b.copy(d, p, shared, len);
-    else for (let i = shared; i < len; i++) d[p + i - shared] = b[i];
+    copyBytes(b, shared, d, p, rest);
     p += rest;
     if (p > MAX_BYTES) throw new RangeError(`a slot's values take more than the 4 GiB a segment can address packed`);
     this.pos = p;
@@ -244,7 +247,7 @@ class FrontCoder {
     this.starts[this.starts.length - 1] = this.pos;
     // Keep the buffer when it is mostly used; otherwise copy the used part out.
     const bytes = this.pos * 4 >= this.data.length * 3 ? this.data.subarray(0, this.pos) : Buffer.from(this.data.subarray(0, this.pos));
-    return new PackedLeaves(bytes, this.starts, this.ordOf, this.strings);
+    return new PackedLeaves(bytes, this.starts, this.ordOf, this.posOf, this.strings);
   }
 }
 
@@ -260,9 +263,6 @@ function writeVarint(d: Buffer, p: number, x: number): number {
 export class PackedLeaves implements LeafList {
   /** Ordinal → rank (position in sorted order), the inverse of `ordOf`. */
   private readonly rankOf: Uint32Array;
-  /** Ordinal → where its entry starts in `bytes`, so that reading one does not step over the entries before it in its block. */
-  private readonly posOf: Uint32Array;
-
   /** Use of(), concat() or read(). */
   constructor(
     /** The front-coded entries, sorted. */
@@ -271,23 +271,14 @@ export class PackedLeaves implements LeafList {
     readonly starts: Uint32Array,
     /** Rank → ordinal. */
     private readonly ordOf: Uint32Array,
+    /** Ordinal → where its entry starts in `bytes` (known to whoever wrote or checked them). */
+    private readonly posOf: Uint32Array,
     /** How many of the values are strings. */
     private readonly strings: number,
   ) {
-    const n = ordOf.length;
-    const rankOf = new Uint32Array(n);
-    const posOf = new Uint32Array(n);
-    let p = 0;
-    for (let r = 0; r < n; r++) {
-      const ord = ordOf[r];
-      rankOf[ord] = r;
-      posOf[ord] = p;
-      p = readVarint(bytes, p);
-      p = readVarint(bytes, p);
-      p += varint;
-    }
+    const rankOf = new Uint32Array(ordOf.length);
+    for (let r = 0; r < ordOf.length; r++) rankOf[ordOf[r]] = r;
     this.rankOf = rankOf;
-    this.posOf = posOf;
   }
 
   get length(): number {
@@ -369,8 +360,7 @@ export class PackedLeaves implements LeafList {
   /** Every value in sorted order (tests, diagnostics). */
   sortedValues(): Leaf[] {
     const out: Leaf[] = [];
-    const c = new Cursor(this);
-    while (c.next()) out.push(decode(c.buf, c.len));
+    this.forEach((_, v) => out.push(v));
     return out;
   }
 
@@ -515,6 +505,7 @@ export class PackedLeaves implements LeafList {
       if (o >= n || seen[o] === 1) throw new CorruptSegmentError('packed values: ordinals are not a permutation');
       seen[o] = 1;
     }
+    const posOf = new Uint32Array(n);
     let strings = 0;
     let tag = -1;
     for (let b = 0; b < blocks; b++) {
@@ -525,6 +516,7 @@ export class PackedLeaves implements LeafList {
       let headTag = -1;
       const count = Math.min(BLOCK, n - (b << BLOCK_SHIFT));
       for (let e = 0; e < count; e++) {
+        posOf[ordOf[(b << BLOCK_SHIFT) + e]] = p;
         const shared = checkedVarint(bytes, p, stop);
         p = varintEnd;
         const rest = checkedVarint(bytes, p, stop);
@@ -548,7 +540,7 @@ export class PackedLeaves implements LeafList {
       }
       if (p !== stop) throw new CorruptSegmentError('packed values: a block does not end where the next starts');
     }
-    return new PackedLeaves(bytes, starts, ordOf, strings);
+    return new PackedLeaves(bytes, starts, ordOf, posOf, strings);
   }
 
   /** Reads a format-5 block's values (offsets, then tagged bytes in ordinal order) and sorts them. */
