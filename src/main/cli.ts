@@ -14,6 +14,7 @@ import { ingestCommand } from '../cli/ingest-command.ts';
 import { usersCreate, usersDelete, usersList, usersRotate } from '../cli/users-command.ts';
 import { sourcesCommand } from '../cli/sources-command.ts';
 import { configureEnrichment } from '../ingest/enrich/index.ts';
+import { DEFAULT_BATCH_SIZE } from '../ingest/pipeline/pipeline.ts';
 
 function count(value: string): number {
   const n = Number(value);
@@ -94,7 +95,7 @@ storeOptions(
     .description('ingest scanner output and certificates (zgrab2, masscan, nmap XML, naabu/httpx/tlsx, PEM/DER/PKCS#7, CT entries; gzip accepted)')
     .option('-f, --format <format>', 'input format, or auto to detect it from each input', 'auto')
     .option('-n, --dry-run', 'parse and merge against current data, report, write nothing')
-    .option('--batch-size <n>', 'records per store transaction', count, 1000)
+    .option('--batch-size <n>', 'records merged together (writes are grouped by 8,000 records)', count, DEFAULT_BATCH_SIZE)
     .option('--service-expiry <duration>', 'remove services not observed for this long (e.g. 7d, 36h)', '7d')
     .argument('<files...>', 'input files, or - for standard input'),
 ).action(async (files: string[], flags) => {

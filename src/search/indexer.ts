@@ -29,6 +29,8 @@ export interface PutItem {
   readonly json?: string;
   /** `canonicalJson(doc)`, when the caller has it (ingest): `put` hands it to the store, which stores it as it is. */
   readonly canonical?: string;
+  /** `canonical` as UTF-8 (ingest), handed to the store with it. */
+  readonly canonicalUtf8?: Uint8Array;
 }
 
 /** What the store gets of an item: `json` only for JSON data (where its key order cannot matter), and the flag saying so. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sortStrings } from '../lib/sort-small.ts';
 
 /** Nesting beyond this hands the value to the reference implementation (which also reports cycles). */
 const MAX_DEPTH = 256;
@@ -44,9 +45,9 @@ function orderedKeys(keys: string[]): string[] {
       indexes.push(keys[i]!);
     } else if (others) others.push(keys[i]!);
   }
-  if (!indexes) return keys.sort();
+  if (!indexes) return sortStrings(keys);
   indexes.sort((a, b) => Number(a) - Number(b));
-  return indexes.concat(others!.sort());
+  return indexes.concat(sortStrings(others!));
 }
 
 // Characters JSON.stringify escapes (quote, backslash, controls) or may escape (lone surrogates).
@@ -193,7 +194,7 @@ function sortedData(v: unknown, depth: number): unknown {
     if ((c >= 48 && c <= 57) || k === '__proto__' || k === 'toJSON') return NOT_DATA;
     if (i > 0 && keys[i - 1]! >= k) inOrder = false;
   }
-  if (!inOrder) keys.sort();
+  if (!inOrder) sortStrings(keys);
   let out: Record<string, unknown> | undefined = inOrder ? undefined : {};
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;

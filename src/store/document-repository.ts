@@ -38,7 +38,8 @@ interface Head {
 /** An input document, serialised and hashed. */
 interface Prepared {
   id: string;
-  text: string;
+  /** UTF-8 bytes only on the writer thread's own connection (RawWrites), which stores them as text. */
+  text: string | Buffer;
   hash: string;
   at: string;
 }
@@ -47,7 +48,7 @@ interface VersionRow {
   index_name: string;
   id: string;
   version: number;
-  doc: string;
+  doc: string | Buffer;
   content_hash: string;
   valid_from: string;
 }
@@ -148,10 +149,12 @@ export class KyselyDocumentRepository implements DocumentRepository {
     // Hashing happens before the transaction opens, to keep it short.
     const prepared = items.map((item): Prepared => {
       // JSON data serialised in its own key order: parsed back, it canonicalises as the document did.
-      const text = item.raw ? canonicalJson(JSON.parse(item.text)) : item.text;
+      let text: string | Buffer = item.raw ? canonicalJson(JSON.parse(textOf(item.text))) : bufferOrText(item.text);
+      // Statements other than RawWrites' bind strings (a Buffer would be stored as a blob).
+      if (!this.#raw && typeof text !== 'string') text = text.toString('utf8');
       return {
         id: item.id,
-        text: this.#dialect === 'postgres' ? encodeNulForPostgres(text) : text,
+        text: this.#dialect === 'postgres' ? encodeNulForPostgres(textOf(text)) : text,
         // One-shot: a Hash object per document cost more than the digest of its few KB.
         hash: cryptoHash('sha256', text, 'hex'),
         at: isoTime(item.observedAt),
@@ -206,7 +209,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
       if (head && p.at < head.validFrom) {
         // Rare: history is edited in place, so everything pending must be in the tables first.
         await flush();
-        results.push(await this.#putLate(trx, index, p.id, p.text, p.hash, p.at));
+        results.push(await this.#putLate(trx, index, p.id, textOf(p.text), p.hash, p.at));
         const fresh = await this.#heads(trx, index, [p.id]);
         heads.set(p.id, fresh.get(p.id)!);
         continue;
@@ -252,7 +255,8 @@ export class KyselyDocumentRepository implements DocumentRepository {
   async #write(db: Db, versions: readonly VersionRow[], current: readonly VersionRow[]): Promise<void> {
     if (this.#raw) return this.#raw.write(versions, current);
     for (const part of chunks(versions, CHUNK)) {
-      await db.insertInto('document_versions').values(part).execute();
+      // Only RawWrites takes bytes (putTexts), so these are strings.
+      await db.insertInto('document_versions').values(part.map((r) => ({ ...r, doc: textOf(r.doc) }))).execute();
     }
     for (const part of chunks(current, CHUNK)) {
       await db
@@ -418,12 +422,24 @@ export class KyselyDocumentRepository implements DocumentRepository {
   }
 }
 
-/** A document as JSON text: canonical, or (`raw`) JSON data in any key order, canonicalised by putTexts. */
+/**
+ * A document as JSON text: canonical, or (`raw`) JSON data in any key order, canonicalised by
+ * putTexts. Canonical text may come as its UTF-8 bytes (PutManyItem.canonicalUtf8).
+ */
 interface DocumentText {
   id: string;
-  text: string;
+  text: string | Uint8Array;
   observedAt: string;
   raw?: true;
+}
+
+function textOf(text: string | Uint8Array): string {
+  return typeof text === 'string' ? text : bufferOrText(text).toString('utf8');
+}
+
+/** A string as it is; bytes as a Buffer over the same memory (what better-sqlite3 binds, and what arrives from another thread is a plain Uint8Array). */
+function bufferOrText(text: string | Uint8Array): string | Buffer {
+  return typeof text === 'string' || Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
 }
 
 /** #write's statements, prepared once on the writer thread's connection; same SQL as Kysely's. */
@@ -432,8 +448,10 @@ class RawWrites {
   readonly #current: BetterSqlite3.Statement;
 
   constructor(raw: BetterSqlite3.Database) {
+    // The text may be bound as UTF-8 bytes (a blob), which the cast stores as text; a string is
+    // stored as it is.
     this.#version = raw.prepare(
-      'insert into "document_versions" ("index_name", "id", "version", "doc", "content_hash", "valid_from") values (?, ?, ?, ?, ?, ?)',
+      'insert into "document_versions" ("index_name", "id", "version", "doc", "content_hash", "valid_from") values (?, ?, ?, cast(? as text), ?, ?)',
     );
     // The text is in document_versions only (migration 0003).
     this.#current = raw.prepare(
@@ -509,7 +527,9 @@ class WriterThread {
    */
   putMany(index: IndexName, items: readonly PutManyItem[]): Promise<PutResult[]> {
     const texts = items.map((item): DocumentText =>
-      item.canonical !== undefined
+      item.canonicalUtf8 !== undefined
+        ? { id: item.id, text: item.canonicalUtf8, observedAt: item.observedAt }
+        : item.canonical !== undefined
         ? { id: item.id, text: item.canonical, observedAt: item.observedAt }
         : item.jsonData
           ? { id: item.id, text: item.json ?? JSON.stringify(item.doc), observedAt: item.observedAt, raw: true }

@@ -32,6 +32,11 @@ export interface PutManyItem {
   readonly json?: string;
   /** `canonicalJson(doc)`, when the caller has it: stored as it is instead of serialising `doc`. */
   readonly canonical?: string;
+  /**
+   * `canonical` as UTF-8, when the caller has it so: the store's writer thread takes these bytes,
+   * which cross to it as one copy of their buffer instead of a string serialised and parsed again.
+   */
+  readonly canonicalUtf8?: Uint8Array;
 }
 
 export interface DocumentRepository {

@@ -109,6 +109,12 @@ export class AsnLookup {
    * share of ingest.
    */
   private readonly rangeCountries = new Map<string, string | undefined>();
+  /**
+   * Results of IPv4 ranges that are one CIDR block, by range: every address of such a range has
+   * the same answer, and working it out (prefix, address texts, country) was most of an ingest's
+   * lookup time. Callers get copies.
+   */
+  private readonly blockResults = new Map<number, AutonomousSystem>();
   private versionText = '';
 
   /** `dir`: folder of the CSVs (default: the installed @ip-location-db/asn package). */
@@ -128,6 +134,7 @@ export class AsnLookup {
   setCountrySource(countryOf: (ip: string) => string | undefined): void {
     this.countryOf = countryOf;
     this.rangeCountries.clear();
+    this.blockResults.clear();
   }
 
   /** Interns the raw CSV field (quoted, latin1-read UTF-8); decoding happens once per distinct name. */
@@ -299,6 +306,12 @@ export class AsnLookup {
     if (found < 0 || t.ends[found] < x) return undefined;
     const start = t.starts[found];
     const end = t.ends[found];
+    const rangeSize = end - start + 1;
+    const wholeBlock = Number.isInteger(Math.log2(rangeSize)) && start % rangeSize === 0;
+    if (wholeBlock) {
+      const known = this.blockResults.get(found);
+      if (known) return { ...known };
+    }
     let prefix = 32;
     for (let p = 0; p <= 32; p++) {
       const size = 2 ** (32 - p);
@@ -310,7 +323,12 @@ export class AsnLookup {
     }
     const size = 2 ** (32 - prefix);
     const block = Math.floor(x / size) * size;
-    return this.result(t.asns[found], t.names[found], `${formatIpv4(block)}/${prefix}`, formatIpv4(start));
+    const out = this.result(t.asns[found], t.names[found], `${formatIpv4(block)}/${prefix}`, formatIpv4(start));
+    if (wholeBlock) {
+      if (this.blockResults.size >= 100_000) this.blockResults.clear();
+      this.blockResults.set(found, { ...out });
+    }
+    return out;
   }
 
   private lookupV6(w: Uint32Array): AutonomousSystem | undefined {

@@ -144,6 +144,13 @@ test('an operator ASN file: one CSV in the text row shape, unsorted, both famili
   assert.deepEqual(asn.lookup('203.0.113.7'), { asn: 64501, name: 'Example Net', description: 'Example Net', bgp_prefix: '203.0.113.0/24' });
   assert.equal(asn.lookup('198.51.100.5')?.bgp_prefix, '198.51.100.0/25');
   assert.equal(asn.lookup('198.51.100.200'), undefined);
+  // A range that is one block answers every address alike (remembered), each with its own object.
+  const first = asn.lookup('203.0.113.200');
+  const again = asn.lookup('203.0.113.1');
+  assert.deepEqual(again, first);
+  assert.notEqual(again, first);
+  again!.name = 'changed by a caller';
+  assert.equal(asn.lookup('203.0.113.9')?.name, 'Example Net');
   assert.equal(asn.lookup('2001:db8::1')?.name, 'Example Six, Inc.');
   assert.equal(asn.lookup('8.8.8.8'), undefined);
   const src = asn.source();

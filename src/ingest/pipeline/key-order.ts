@@ -4,8 +4,13 @@
  * object built in that order is written without sorting (canonicalJson only checks the order).
  * Merging uses these for parts made once and shared (a certificate's names, software documents);
  * sorting every merged service and host cost as much as it spared the writer (docs/BENCHMARK.md).
+ * Parts made once per record are instead built in that order where their keys are known: a new
+ * host's document (merge-host.ts), zgrab2's `http` and `ssh` objects; services are not (their
+ * protocol keys interleave with the fixed ones), and canonicalJson sorts copies of them.
  * Nothing here changes what is stored: key order is all these functions change.
  */
+
+import { sortStrings } from '../../lib/sort-small.ts';
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +36,7 @@ export function sortedShallow<T extends Json>(o: T): T {
   const keys = Object.keys(o);
   // An own `__proto__` key (JSON.parse makes one) would set the copy's prototype instead.
   if (ascending(keys) || keys.includes('__proto__')) return o;
-  keys.sort();
+  sortStrings(keys);
   const out: Json = {};
   for (const k of keys) out[k] = o[k];
   return out as T;
@@ -64,7 +69,7 @@ export function sortedDeep<T>(v: T, depth = 0): T {
     }
     return (out ?? v) as T;
   }
-  keys.sort();
+  sortStrings(keys);
   const sorted: Json = {};
   for (const k of keys) sorted[k] = sortedDeep(v[k], depth + 1);
   return sorted as T;

@@ -33,6 +33,7 @@ import { formatCpe23, parseCpe } from './cpe.ts';
 import { hostIdOf } from './host-id.ts';
 import { isoTimeCached, parseTimeCached } from './time-cache.ts';
 import { sortedDeep, sortedShallow } from './key-order.ts';
+import { sortSmall, sortStrings } from '../../lib/sort-small.ts';
 
 export type HostDoc = Record<string, unknown>;
 type Json = Record<string, unknown>;
@@ -62,7 +63,7 @@ function serviceKey(port: unknown, transport: unknown): string {
 }
 
 function sortedUnique(values: Iterable<string>): string[] {
-  return [...new Set(values)].sort();
+  return sortStrings([...new Set(values)]);
 }
 
 function cleanName(name: string): string {
@@ -292,10 +293,6 @@ export function mergeObservation(current: HostDoc | undefined, obs: HostObservat
   const lastMs = timeOf(current?.last_updated_at);
   // Host-level fields follow the newest observation only.
   const newest = obsMs >= lastMs;
-  const out: HostDoc = current ? { ...current } : {};
-  out.ip = id.ip;
-  if (id.name) out.name = id.name;
-
   const services = new Map<string, Json>();
   for (const s of Array.isArray(current?.services) ? (current.services as Json[]) : []) {
     services.set(serviceKey(s.port, s.transport_protocol), s);
@@ -309,10 +306,11 @@ export function mergeObservation(current: HostDoc | undefined, obs: HostObservat
   }
   const horizon = Math.max(obsMs, lastMs) - ctx.serviceExpiryMs;
   for (const [key, s] of services) if (timeOf(s.observed_at) < horizon) services.delete(key);
-  out.services = [...services.values()].sort(compareServices);
 
+  let dns: Json | undefined;
+  let enrichment: Enrichment | undefined;
   if (!id.name) {
-    const dns: Json = current?.dns && typeof current.dns === 'object' ? { ...(current.dns as Json) } : {};
+    dns = current?.dns && typeof current.dns === 'object' ? { ...(current.dns as Json) } : {};
     const oldNames = Array.isArray(dns.names) ? (dns.names as string[]) : [];
     const names = sortedUnique([...oldNames, ...(obs.names ?? []).map(cleanName).filter((n) => n.length > 0)]);
     if (names.length > 0) dns.names = names;
@@ -321,29 +319,33 @@ export function mergeObservation(current: HostDoc | undefined, obs: HostObservat
       const old = dns.reverse_dns as Json | undefined;
       if (!canonicalEqual(old?.names, rdns)) dns.reverse_dns = { names: rdns, resolved_at: observedAt };
     }
-    if (Object.keys(dns).length > 0) out.dns = dns;
-    const enrichment = ctx.enrich(id.ip);
-    if (enrichment?.autonomous_system) out.autonomous_system = enrichment.autonomous_system;
-    else delete out.autonomous_system;
-    if (enrichment?.location) out.location = enrichment.location;
-    else delete out.location;
-    if (enrichment?.cloud) out.cloud = enrichment.cloud;
-    else delete out.cloud;
-  } else {
-    // Contract §3.1: virtual hosts carry no location, routing or DNS data.
-    delete out.dns;
-    delete out.autonomous_system;
-    delete out.location;
-    delete out.cloud;
-  }
-  if (newest && obs.operatingSystem) {
-    out.operating_system = softwareDoc(obs.operatingSystem, obs.source === 'nmap' ? 'OSI_TRANSPORT_LAYER' : 'OSI_APPLICATION_LAYER');
+    enrichment = ctx.enrich(id.ip);
   }
   // The `cloud` label follows the enrichment: it goes when the address is no longer known as cloud.
   const oldLabels = (Array.isArray(current?.labels) ? (current.labels as string[]) : []).filter((l) => l !== 'cloud' || current?.cloud === undefined);
-  const labels = sortedUnique([...oldLabels, ...(obs.labels ?? []), ...(out.cloud ? ['cloud'] : [])]);
+  const labels = sortedUnique([...oldLabels, ...(obs.labels ?? []), ...(enrichment?.cloud ? ['cloud'] : [])]);
+
+  // Assigned in canonical key order (see key-order.ts): a new host's document is written as it
+  // is built. A current document's keys keep their places; one it did not have goes last.
+  // Virtual hosts carry no location, routing or DNS data (contract §3.1).
+  const out: HostDoc = current ? { ...current } : {};
+  if (enrichment?.autonomous_system) out.autonomous_system = enrichment.autonomous_system;
+  else delete out.autonomous_system;
+  if (enrichment?.cloud) out.cloud = enrichment.cloud;
+  else delete out.cloud;
+  if (dns && Object.keys(dns).length > 0) out.dns = dns;
+  else if (id.name) delete out.dns;
+  out.ip = id.ip;
   if (labels.length > 0) out.labels = labels;
   else delete out.labels;
+  if (!current) out.last_updated_at = observedAt;
+  if (enrichment?.location) out.location = enrichment.location;
+  else delete out.location;
+  if (id.name) out.name = id.name;
+  if (newest && obs.operatingSystem) {
+    out.operating_system = softwareDoc(obs.operatingSystem, obs.source === 'nmap' ? 'OSI_TRANSPORT_LAYER' : 'OSI_APPLICATION_LAYER');
+  }
+  out.services = sortSmall([...services.values()], compareServices);
 
   if (current && !servicesMoved(out.services as Json[], current.services) && canonicalEqual(withoutUpdatedAt(out), withoutUpdatedAt(current))) return current;
   out.last_updated_at = isoTimeCached(Math.max(obsMs, lastMs));

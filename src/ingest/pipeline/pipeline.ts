@@ -26,6 +26,7 @@ import { hostIdOf, type HostId } from './host-id.ts';
 import { mergeObservation, type HostDoc, type MergeContext } from './merge-host.ts';
 import { compareServices, type ServiceChanges } from './compare-services.ts';
 import { parseTimeCached } from './time-cache.ts';
+import { sortSmall } from '../../lib/sort-small.ts';
 
 /**
  * What the pipeline writes through: Indexer.put (store, then engine), or the store alone.
@@ -33,7 +34,10 @@ import { parseTimeCached } from './time-cache.ts';
  * takes it as it is.
  */
 export interface DocumentWriter {
-  put(index: IndexName, items: readonly { id: string; doc: Record<string, unknown>; observedAt: string; canonical?: string }[]): Promise<PutResult[]>;
+  put(
+    index: IndexName,
+    items: readonly { id: string; doc: Record<string, unknown>; observedAt: string; canonical?: string; canonicalUtf8?: Uint8Array }[],
+  ): Promise<PutResult[]>;
 }
 
 export interface IngestDeps {
@@ -43,7 +47,7 @@ export interface IngestDeps {
   readonly now: () => Date;
   /** Parse and merge against current data, write nothing. */
   readonly dryRun?: boolean;
-  /** Records per batch (default 1,000). */
+  /** Records merged together (default DEFAULT_BATCH_SIZE). */
   readonly batchSize?: number;
   /** A service not observed for this long is removed (default 7 days). */
   readonly serviceExpiryMs?: number;
@@ -74,7 +78,14 @@ export interface IngestSummary {
 }
 
 export const DEFAULT_SERVICE_EXPIRY_MS = 7 * 24 * 3600 * 1000;
-export const DEFAULT_BATCH_SIZE = 1000;
+/**
+ * Records merged together. A batch's parsed records and merged documents live until it is done,
+ * and those alive when the young generation fills are copied, then promoted to the old one: with
+ * 1,000 records a batch allocated about as much as the young generation holds (64 MB), and
+ * scavenges paused the thread twice as long as with 250 (docs/BENCHMARK.md, ingest round 10).
+ * Writes are grouped by record count (WRITE_GROUP_RECORDS), whatever the batch size.
+ */
+export const DEFAULT_BATCH_SIZE = 250;
 /**
  * A writer thread costs a few tenths of a second of CPU to start (its loader and modules); writes
  * made here (hashing, statements compiled per chunk, SQLite) cost this thread ~100 µs per record
@@ -82,21 +93,29 @@ export const DEFAULT_BATCH_SIZE = 1000;
  */
 const WRITER_THREAD_AFTER_RECORDS = 5_000;
 /**
- * Batches written together. Ingest writes versions of ids in random order, so a transaction
- * dirties about one page per record in each index at 1,000 records, and fewer as it grows: the
- * store's writes cost ~49 µs per record in transactions of 1,000, ~32 µs in 4,000 and ~30 µs in
- * 8,000 (SQLite, 600,000 hosts stored; docs/BENCHMARK.md, ingest round 8).
+ * Records whose batches are written together. Ingest writes versions of ids in random order, so a
+ * transaction dirties about one page per record in each index at 1,000 records, and fewer as it
+ * grows: the store's writes cost ~49 µs per record in transactions of 1,000, ~32 µs in 4,000 and
+ * ~30 µs in 8,000 (SQLite, 600,000 hosts stored; docs/BENCHMARK.md, ingest round 8).
  */
-const WRITE_GROUP = 8;
+const WRITE_GROUP_RECORDS = 8_000;
 /**
- * Batches merged and not yet written: a group being written and two filling up. The writer's
+ * Write groups merged and not yet written: one being written and two filling up. The writer's
  * time comes in bursts (its WAL checkpoints); with one group of slack the pipeline waited for it
  * 20 s of a 1,000,000-line run, with two 0.7 s (ingest round 9). They wait as text (TextItem),
- * about 3 MB a batch.
+ * about 3 KB a record.
  */
-const MAX_UNWRITTEN_BATCHES = 3 * WRITE_GROUP;
+const UNWRITTEN_GROUPS = 3;
 /** Parsed certificates kept across batches (a few KB each). */
 const CERT_CACHE_SIZE = 10_000;
+
+function byTimeThenSeq(a: HostItem, b: HostItem): number {
+  return a.ms - b.ms || a.seq - b.seq;
+}
+
+function batchSizeOf(deps: IngestDeps): number {
+  return Math.max(1, deps.batchSize ?? DEFAULT_BATCH_SIZE);
+}
 
 export function emptySummary(dryRun = false): IngestSummary {
   return {
@@ -119,28 +138,52 @@ export function sha256Hex(der: Uint8Array): string {
 type PutItem = { id: string; doc: Record<string, unknown>; observedAt: string };
 
 /**
- * A merged document waiting for the store, as its canonical JSON text; the object is parsed back
- * only if something asks for it (the engine's indexing, a later batch's merge of the same id).
- * Documents wait for the store up to 24 batches: as object trees they survived several
- * young-generation collections each, and copying them there was the largest item of the
- * pipeline thread's profile (docs/BENCHMARK.md, ingest round 9); a string is copied in one piece.
+ * A merged document waiting for the store, as the UTF-8 bytes of its canonical JSON text (a view
+ * of its batch's buffer); the text and the object are made again only if something asks for them
+ * (the engine's indexing, a later batch's merge of the same id, a store written on this thread).
+ * - Documents wait for the store up to 24 batches: as object trees they survived several
+ *   young-generation collections each, and copying them there was the largest item of the
+ *   pipeline thread's profile (docs/BENCHMARK.md, ingest round 9).
+ * - As strings they were still copied by each collection and promoted, then serialised one by one
+ *   to the writer thread and parsed there; bytes outside the heap are neither, and cross to the
+ *   writer thread as one copy of each batch's buffer (ingest round 10).
  */
 class TextItem {
   #doc: Record<string, unknown> | undefined;
 
   constructor(
     readonly id: string,
-    readonly canonical: string,
+    readonly canonicalUtf8: Uint8Array,
     readonly observedAt: string,
   ) {}
+
+  get canonical(): string {
+    const b = this.canonicalUtf8;
+    return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+  }
 
   get doc(): Record<string, unknown> {
     return (this.#doc ??= JSON.parse(this.canonical) as Record<string, unknown>);
   }
 }
 
-function asText(item: PutItem): TextItem {
-  return new TextItem(item.id, canonicalJson(item.doc), item.observedAt);
+/** A batch's documents as TextItems over one buffer. */
+function asTexts(items: readonly PutItem[]): TextItem[] {
+  if (items.length === 0) return [];
+  const texts = items.map((item) => canonicalJson(item.doc));
+  let size = 0;
+  for (const t of texts) size += Buffer.byteLength(t, 'utf8');
+  // Its own memory (not the shared pool's slab), so that copying it to the writer thread copies
+  // this batch's bytes only.
+  const buf = Buffer.allocUnsafeSlow(size);
+  const out: TextItem[] = [];
+  let at = 0;
+  for (let i = 0; i < items.length; i++) {
+    const n = buf.write(texts[i]!, at, 'utf8');
+    out.push(new TextItem(items[i]!.id, buf.subarray(at, at + n), items[i]!.observedAt));
+    at += n;
+  }
+  return out;
 }
 
 /** A batch's writes, and its late observations, applied once those writes are done. */
@@ -196,6 +239,13 @@ class BatchRunner {
   readonly summary: IngestSummary;
   private readonly expiryMs: number;
   private readonly intermediates = createIntermediatePool();
+  /**
+   * Certificates already offered to the pool (which parses each one it is offered): scans present
+   * the same few again in every batch.
+   */
+  private readonly offeredIntermediates = new Set<string>();
+  /** The newest certificate documents this run read or wrote, by fingerprint (see mergeCertificates). */
+  private readonly knownCertificates = new Map<string, Record<string, unknown>>();
   private readonly keepRejected: number;
   /**
    * Batches merged and not yet written. Writes run in the background (in the store's writer thread,
@@ -208,6 +258,9 @@ class BatchRunner {
   /** Batches handed to the writer or queued, not yet written. */
   private unwritten = 0;
   private batchSeq = 0;
+  /** Batches written together (WRITE_GROUP_RECORDS), and how many may wait unwritten. */
+  private readonly writeGroup: number;
+  private readonly maxUnwritten: number;
   private draining: Promise<void> | undefined;
   /** flush() calls waiting: queued batches are written without waiting for a whole group. */
   private flushing = 0;
@@ -224,6 +277,8 @@ class BatchRunner {
     this.summary = emptySummary(!!deps.dryRun);
     this.expiryMs = deps.serviceExpiryMs ?? DEFAULT_SERVICE_EXPIRY_MS;
     this.keepRejected = deps.maxRejectedKept ?? 10_000;
+    this.writeGroup = Math.max(1, Math.round(WRITE_GROUP_RECORDS / batchSizeOf(deps)));
+    this.maxUnwritten = UNWRITTEN_GROUPS * this.writeGroup;
   }
 
   /**
@@ -342,23 +397,23 @@ class BatchRunner {
 
   /**
    * Queues this batch's writes (certificates first, then the hosts that present them, across the
-   * batches written together) and returns at once unless MAX_UNWRITTEN_BATCHES are waiting; the
-   * caller goes on with the next batch meanwhile. Writes start when WRITE_GROUP batches have
+   * batches written together) and returns at once unless maxUnwritten batches are waiting; the
+   * caller goes on with the next batch meanwhile. Writes start when writeGroup batches have
    * queued (or on flush).
    */
   private async write(certDocs: PutItem[], hostDocs: PutItem[], late?: QueuedBatch['late']): Promise<void> {
     if (certDocs.length === 0 && hostDocs.length === 0 && !late) return;
     this.throwIfFailed();
     const seq = ++this.batchSeq;
-    const certItems = certDocs.map(asText);
-    const hostItems = hostDocs.map(asText);
+    const certItems = asTexts(certDocs);
+    const hostItems = asTexts(hostDocs);
     for (const [items, flying] of [[certItems, this.inFlight.certificates], [hostItems, this.inFlight.hosts]] as const) {
       for (const item of items) flying.set(item.id, { item, seq });
     }
     this.queued.push({ certItems, hostItems, late, seq });
     this.unwritten++;
-    if (this.queued.length >= WRITE_GROUP) this.draining ??= this.drain();
-    while (this.unwritten >= MAX_UNWRITTEN_BATCHES && !this.writeFailure) await this.written();
+    if (this.queued.length >= this.writeGroup) this.draining ??= this.drain();
+    while (this.unwritten >= this.maxUnwritten && !this.writeFailure) await this.written();
     this.throwIfFailed();
   }
 
@@ -366,7 +421,7 @@ class BatchRunner {
   private async drain(): Promise<void> {
     const { indexer } = this.deps;
     try {
-      while ((this.queued.length >= WRITE_GROUP || (this.flushing && this.queued.length > 0)) && !this.writeFailure) {
+      while ((this.queued.length >= this.writeGroup || (this.flushing && this.queued.length > 0)) && !this.writeFailure) {
         const batches = this.queued.splice(0);
         const certItems = batches.flatMap((b) => b.certItems);
         const hostItems = batches.flatMap((b) => b.hostItems);
@@ -450,10 +505,27 @@ class BatchRunner {
 
   private async mergeCertificates(sightings: readonly CertSighting[], parsed: Map<string, CertificateDocument | undefined>): Promise<PutItem[]> {
     if (sightings.length === 0) return [];
-    const existing = await this.currentDocs('certificates', sightings.map((s) => s.fp));
     const nowMs = this.deps.now().getTime();
+    // Certificates whose last known document already holds what this batch saw need no read: a
+    // certificate's merge only adds (an earlier first sighting, a scan, CT entries, a validation),
+    // so a newer document holds it too. Scans present the same few certificates in every batch;
+    // reading and parsing their documents again was a tenth of ingest time (ingest round 10).
+    const unknown: CertSighting[] = [];
+    for (const s of sightings) {
+      const known = this.knownCertificates.get(s.fp);
+      if (known && known.validation && mergeCertificate(known, parsed.get(s.fp)!, s, nowMs) === known) this.summary.certificates.seenAgain++;
+      else unknown.push(s);
+    }
+    sightings = unknown;
+    if (sightings.length === 0) return [];
+    const existing = await this.currentDocs('certificates', sightings.map((s) => s.fp));
     // Issuers seen anywhere in this run help validate certificates whose chain was not presented.
-    for (const s of sightings) this.intermediates.add(s.der);
+    for (const s of sightings) {
+      if (this.offeredIntermediates.has(s.fp)) continue;
+      if (this.offeredIntermediates.size >= CERT_CACHE_SIZE) this.offeredIntermediates.clear();
+      this.offeredIntermediates.add(s.fp);
+      this.intermediates.add(s.der);
+    }
     const items: PutItem[] = [];
     for (const s of sightings) {
       const old = existing.get(s.fp)?.doc;
@@ -462,6 +534,8 @@ class BatchRunner {
       // Validated once, when first stored; re-validating as time passes is a separate sweep.
       const validation = old?.validation ? undefined : await this.validate(s);
       const next = mergeCertificate(old, parsed.get(s.fp)!, s, nowMs, validation);
+      if (this.knownCertificates.size >= CERT_CACHE_SIZE) this.knownCertificates.clear();
+      this.knownCertificates.set(s.fp, next);
       if (next === old) continue;
       // A certificate's versions move forward: a late sighting updates the current document.
       const at = Math.max(s.lastMs ?? s.firstMs ?? nowMs, old ? (parseTimestamp(existing.get(s.fp)!.validFrom) ?? 0) : 0);
@@ -497,7 +571,7 @@ class BatchRunner {
     const items: PutItem[] = [];
     const late: HostItem[] = [];
     for (const [id, group] of groups) {
-      group.sort((a, b) => a.ms - b.ms || a.seq - b.seq);
+      sortSmall(group, byTimeThenSeq);
       const before = current.get(id)?.doc;
       let doc: HostDoc | undefined = before;
       const lastMs = before ? (parseTimeCached(String(before.last_updated_at ?? '')) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY;
@@ -614,7 +688,7 @@ export function mergeCertificate(
  */
 export async function runIngest(records: AsyncIterable<IngestRecord>, deps: IngestDeps): Promise<IngestSummary> {
   const runner = new BatchRunner(deps);
-  const size = Math.max(1, deps.batchSize ?? DEFAULT_BATCH_SIZE);
+  const size = batchSizeOf(deps);
   let batch: IngestRecord[] = [];
   // An input of more than a few batches writes from a thread of its own; it starts in the
   // background (writes go on meanwhile) and is not worth its start for small inputs.

@@ -6,6 +6,7 @@ import { htmlTags, htmlTitle } from './html.ts';
 import { isObject, num, obj, str } from './read-lines.ts';
 import { serverHeaderSoftware } from './software.ts';
 import { handshakeTls } from './tls-handshake.ts';
+import { sortStrings } from '../../lib/sort-small.ts';
 
 export type HeaderMap = Record<string, string[]>;
 
@@ -51,6 +52,17 @@ export function zgrabHeaders(v: unknown): HeaderMap {
     }
     addHeader(out, name, values);
   }
+  return out;
+}
+
+/**
+ * Headers with their names in canonical order, for the document; the banner keeps the order the
+ * server sent them in.
+ */
+function inKeyOrder(headers: HeaderMap): HeaderMap {
+  const names = sortStrings(Object.keys(headers));
+  const out: HeaderMap = {};
+  for (const name of names) out[name] = headers[name]!;
   return out;
 }
 
@@ -105,34 +117,37 @@ export function mapHttpResult(result: Record<string, unknown>): HttpMapping | un
   const protocol = str(obj(response.protocol)?.name);
   const body = typeof response.body === 'string' ? response.body : undefined;
 
+  // Built with keys in canonical order (see pipeline/key-order.ts): the store writes them as they are.
   const res: Record<string, unknown> = {};
+  if (body !== undefined) {
+    const bytes = Buffer.from(body, 'utf8');
+    const sha1 = hash('sha1', bytes, 'hex');
+    const sha256 = str(response.body_sha256) ?? hash('sha256', bytes, 'hex');
+    res.body = body;
+    res.body_hash = `sha1:${sha1}`;
+    res.body_hashes = [`sha1:${sha1}`, `sha256:${sha256}`];
+    res.body_size = bytes.length;
+  }
+  res.headers = inKeyOrder(headers);
+  if (body !== undefined) {
+    const tags = htmlTags(body);
+    if (tags.length > 0) res.html_tags = tags;
+    const title = htmlTitle(body);
+    if (title) res.html_title = title;
+  }
   if (protocol) res.protocol = protocol;
   if (statusCode !== undefined) res.status_code = statusCode;
   if (statusLine) {
     const reason = statusLine.replace(/^\s*\d{3}\s*/, '').trim();
     if (reason !== '') res.status_reason = reason;
   }
-  res.headers = headers;
-  if (body !== undefined) {
-    res.body = body;
-    const bytes = Buffer.from(body, 'utf8');
-    res.body_size = bytes.length;
-    const sha1 = hash('sha1', bytes, 'hex');
-    const sha256 = str(response.body_sha256) ?? hash('sha256', bytes, 'hex');
-    res.body_hash = `sha1:${sha1}`;
-    res.body_hashes = [`sha1:${sha1}`, `sha256:${sha256}`];
-    const title = htmlTitle(body);
-    if (title) res.html_title = title;
-    const tags = htmlTags(body);
-    if (tags.length > 0) res.html_tags = tags;
-  }
 
   const req: Record<string, unknown> = {};
+  if (request?.headers) req.headers = inKeyOrder(zgrabHeaders(request.headers));
   const method = str(request?.method);
   if (method) req.method = method;
   const uri = requestUri(url, str(request?.host));
   if (uri) req.uri = uri;
-  if (request?.headers) req.headers = zgrabHeaders(request.headers);
 
   const tls = handshakeTls(obj(request?.tls_log)?.handshake_log);
   const software: SoftwareObservation[] = [];

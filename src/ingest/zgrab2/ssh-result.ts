@@ -24,6 +24,10 @@ const KEX_LISTS = [
 
 const PUBLIC_KEYS = ['rsa_public_key', 'dsa_public_key', 'ecdsa_public_key', 'ed25519_public_key', 'certkey_public_key'] as const;
 
+/** `kex_init_message`'s keys, and `server_host_key`'s, in canonical order. */
+const KEX_MESSAGE_KEYS = [...KEX_LISTS, 'first_kex_follows'].sort();
+const HOST_KEY_KEYS = ['fingerprint_sha256', ...PUBLIC_KEYS].sort();
+
 function names(v: unknown): string[] {
   return arr(v).filter((x): x is string => typeof x === 'string');
 }
@@ -32,7 +36,7 @@ function algGroup(v: unknown): Record<string, string> | undefined {
   const g = obj(v);
   if (!g) return undefined;
   const out: Record<string, string> = {};
-  for (const k of ['cipher', 'mac', 'compression']) {
+  for (const k of ['cipher', 'compression', 'mac']) {
     const s = str(g[k]);
     if (s) out[k] = s;
   }
@@ -51,66 +55,79 @@ function hasshServer(kex: Record<string, string[]>): string | undefined {
 
 /**
  * The zgrab2 ssh module's `result` (server_id, server_key_exchange, algorithm_selection,
- * key_exchange.server_host_key) in the Censys `ssh` shape.
+ * key_exchange.server_host_key) in the Censys `ssh` shape. Objects are built with their keys in
+ * canonical order (see pipeline/key-order.ts), so the store writes them without sorted copies.
  */
 export function mapSshResult(result: Record<string, unknown>): SshMapping {
-  const ssh: Record<string, unknown> = {};
   const id = obj(result.server_id);
   const raw = str(id?.raw);
   const software: SoftwareObservation[] = [];
+  let endpoint: Record<string, string> | undefined;
   if (id) {
-    const endpoint: Record<string, string> = {};
-    if (raw) endpoint.raw = raw;
+    endpoint = {};
+    const comment = str(id.comment);
     const version = str(id.version);
-    if (version) endpoint.protocol_version = version;
     const sw = str(id.software);
+    if (comment) endpoint.comment = comment;
+    if (version) endpoint.protocol_version = version;
+    if (raw) endpoint.raw = raw;
     if (sw) {
       endpoint.software_version = sw;
       const s = sshSoftware(sw);
       if (s) software.push(s);
     }
-    const comment = str(id.comment);
     if (comment) {
-      endpoint.comment = comment;
       const distro = /^(Ubuntu|Debian)\b/i.exec(comment);
       if (distro) software.push(softwareFor(distro[1]));
     }
-    ssh.endpoint_id = endpoint;
   }
 
   const kexMsg = obj(result.server_key_exchange);
+  let msg: Record<string, unknown> | undefined;
+  let hassh: string | undefined;
   if (kexMsg) {
     const kex: Record<string, string[]> = {};
     for (const k of KEX_LISTS) if (Array.isArray(kexMsg[k])) kex[k] = names(kexMsg[k]);
-    const msg: Record<string, unknown> = { ...kex };
-    if (typeof kexMsg.first_kex_follows === 'boolean') msg.first_kex_follows = kexMsg.first_kex_follows;
-    ssh.kex_init_message = msg;
-    const hassh = hasshServer(kex);
-    if (hassh) ssh.hassh_fingerprint = hassh;
+    msg = {};
+    for (const k of KEX_MESSAGE_KEYS) {
+      if (k === 'first_kex_follows') {
+        if (typeof kexMsg.first_kex_follows === 'boolean') msg.first_kex_follows = kexMsg.first_kex_follows;
+      } else if (kex[k]) msg[k] = kex[k];
+    }
+    hassh = hasshServer(kex);
   }
 
   const sel = obj(result.algorithm_selection);
+  let selection: Record<string, unknown> | undefined;
   if (sel) {
-    const out: Record<string, unknown> = {};
-    const kexAlg = str(sel.dh_kex_algorithm) ?? str(sel.kex_algorithm);
-    if (kexAlg) out.kex_algorithm = kexAlg;
-    const hostKeyAlg = str(sel.host_key_algorithm);
-    if (hostKeyAlg) out.host_key_algorithm = hostKeyAlg;
+    selection = {};
     const c2s = algGroup(sel.client_to_server_alg_group);
-    if (c2s) out.client_to_server_alg_group = c2s;
+    if (c2s) selection.client_to_server_alg_group = c2s;
+    const hostKeyAlg = str(sel.host_key_algorithm);
+    if (hostKeyAlg) selection.host_key_algorithm = hostKeyAlg;
+    const kexAlg = str(sel.dh_kex_algorithm) ?? str(sel.kex_algorithm);
+    if (kexAlg) selection.kex_algorithm = kexAlg;
     const s2c = algGroup(sel.server_to_client_alg_group);
-    if (s2c) out.server_to_client_alg_group = s2c;
-    ssh.algorithm_selection = out;
+    if (s2c) selection.server_to_client_alg_group = s2c;
   }
 
   const hostKey = obj(obj(result.key_exchange)?.server_host_key) ?? obj(result.server_host_key);
+  let serverHostKey: Record<string, unknown> | undefined;
   if (hostKey) {
-    const out: Record<string, unknown> = {};
-    const fp = str(hostKey.fingerprint_sha256);
-    if (fp) out.fingerprint_sha256 = fp.toLowerCase();
-    for (const k of PUBLIC_KEYS) if (isObject(hostKey[k])) out[k] = hostKey[k];
-    ssh.server_host_key = out;
+    serverHostKey = {};
+    for (const k of HOST_KEY_KEYS) {
+      if (k === 'fingerprint_sha256') {
+        const fp = str(hostKey.fingerprint_sha256);
+        if (fp) serverHostKey.fingerprint_sha256 = fp.toLowerCase();
+      } else if (isObject(hostKey[k])) serverHostKey[k] = hostKey[k];
+    }
   }
 
+  const ssh: Record<string, unknown> = {};
+  if (selection) ssh.algorithm_selection = selection;
+  if (endpoint) ssh.endpoint_id = endpoint;
+  if (hassh) ssh.hassh_fingerprint = hassh;
+  if (msg) ssh.kex_init_message = msg;
+  if (serverHostKey) ssh.server_host_key = serverHostKey;
   return { ssh, ...(raw ? { banner: raw } : {}), software };
 }

@@ -78,7 +78,7 @@ function hostObservations(line: string, position: string): HostObservation[] {
   return mapZgrab2Line(value, position, NOW).flatMap((r) => (r.kind === 'host' ? [r.host] : []));
 }
 
-test('merging builds TLS certificate data, software and AS objects in canonical key order; the stored text is unchanged', () => {
+test('merging builds hosts, HTTP, SSH, TLS certificate data, software and AS objects in canonical key order; the stored text is unchanged', () => {
   const lines = readFileSync(new URL('../../fixtures/zgrab2/scan.jsonl', import.meta.url), 'utf8').split('\n').filter((l) => l.trim() !== '');
   // Demo hosts as zgrab2 lines (the benchmark's corpus): HTTP, TLS chains, SSH, other modules, failures.
   const demo = demoStream({ hosts: 300, certificates: 100, seed: 7 });
@@ -91,7 +91,7 @@ test('merging builds TLS certificate data, software and AS objects in canonical 
     if (line !== undefined) lines.push(line);
   }
   assert.ok(lines.length > 200);
-  const seen = { tls: 0, software: 0, as: 0 };
+  const seen = { tls: 0, software: 0, as: 0, http: 0, ssh: 0 };
   for (const [i, line] of lines.entries()) {
     for (const obs of hostObservations(line, `line ${i + 1}`)) {
       const doc = mergeObservation(undefined, obs, ctx);
@@ -102,7 +102,15 @@ test('merging builds TLS certificate data, software and AS objects in canonical 
         seen.as++;
       }
       if (doc.operating_system) assert.ok(inCanonicalOrder(doc.operating_system));
+      // A new host's own keys too (its services are not: their keys are added as merging goes).
+      const keys = Object.keys(doc);
+      assert.deepEqual(keys, [...keys].sort(), `line ${i + 1}`);
       for (const s of doc.services as Record<string, unknown>[]) {
+        for (const protocol of ['http', 'ssh'] as const) {
+          if (!s[protocol]) continue;
+          assert.ok(inCanonicalOrder(s[protocol]), `line ${i + 1}: ${JSON.stringify(s[protocol]).slice(0, 300)}`);
+          seen[protocol]++;
+        }
         if (s.tls) {
           assert.ok(inCanonicalOrder(s.tls), `line ${i + 1}: ${JSON.stringify(s.tls).slice(0, 300)}`);
           seen.tls++;
@@ -114,5 +122,5 @@ test('merging builds TLS certificate data, software and AS objects in canonical 
       }
     }
   }
-  assert.ok(seen.tls > 20 && seen.software > 50 && seen.as > 100, JSON.stringify(seen));
+  assert.ok(seen.tls > 20 && seen.software > 50 && seen.as > 100 && seen.http > 50 && seen.ssh > 20, JSON.stringify(seen));
 });

@@ -5,11 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { emptySummary, runIngest, type IngestSummary } from '../../../src/ingest/pipeline/index.ts';
 import type { IndexName } from '../../../src/model/field-def.ts';
 import type { IngestRecord } from '../../../src/ingest/observation.ts';
 import { testSchemas } from '../../support/pg-test-schemas.ts';
-import { canonicalJson, openStore, type Store } from '../../../src/store/index.ts';
+import { canonicalJson, openStore, type KyselyStore, type Store } from '../../../src/store/index.ts';
 import { deps, dumpStore, fixtureDer, from, host, open, tempRuntime } from './helpers.ts';
 
 const leaf = fixtureDer('leaf.pem');
@@ -49,6 +50,9 @@ test('the writer thread and overlapped writes store what the single-threaded pat
       assert.ok(plain.hosts.historyUpdated > 0, 'late observations were part of the run');
       const dump = await dumpStore(one.rt.store);
       assert.equal(await dumpStore(two.rt.store), dump);
+      // The thread gets canonical texts as UTF-8 bytes, and stores them as text, not blobs.
+      const types = await sql<{ t: string; n: number }>`select typeof(doc) as t, count(*) as n from document_versions group by 1`.execute((two.rt.store as KyselyStore).db);
+      assert.deepEqual(types.rows.map((r) => r.t), ['text']);
       // A re-run through the thread writes nothing.
       const again = await runIngest(from(records()), deps(two.rt, { batchSize: 5 }));
       assert.equal(again.hosts.created + again.hosts.updated, 0);
