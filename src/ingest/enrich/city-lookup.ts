@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Reader, type CityResponse } from 'maxmind';
 import { publicAddress } from './public-address.ts';
+import { RecordCache } from './record-cache.ts';
 import { isoTime } from '../../lib/time.ts';
 import { mtimeOf, packageNear, fileLabel, type EnrichSource } from './enrich-source.ts';
 
@@ -71,7 +72,7 @@ export class CityLookup {
   load(): this {
     if (this.reader) return this;
     const t0 = performance.now();
-    this.reader = new Reader<CityRecord>(readFileSync(this.file));
+    this.reader = new Reader<CityRecord>(readFileSync(this.file), { cache: new RecordCache() });
     this.loadedAt = isoTime(Date.now());
     this.loadedMs = performance.now() - t0;
     return this;

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Reader, type CountryResponse } from 'maxmind';
 import { publicAddress } from './public-address.ts';
+import { RecordCache } from './record-cache.ts';
 import type { City } from './cities.ts';
 import { countryByCode } from './countries.ts';
 import type { SourceInfo } from './asn-lookup.ts';
@@ -50,7 +51,7 @@ export class GeoLookup {
   load(): this {
     if (this.reader) return this;
     const t0 = performance.now();
-    this.reader = new Reader<CountryRecord>(readFileSync(this.file));
+    this.reader = new Reader<CountryRecord>(readFileSync(this.file), { cache: new RecordCache() });
     try {
       this.versionText = String(JSON.parse(readFileSync(join(dirname(this.file), 'package.json'), 'utf8')).version ?? '');
     } catch {
