@@ -123,6 +123,11 @@ export interface EnginePersistence {
   /** Records that `ids` are about to be written to the store; durable when this returns. */
   journal(index: IndexName, ids: readonly string[]): void;
   /**
+   * journal() without blocking this thread on the disk: recorded at once, durable when the
+   * promise resolves; successive calls resolve in call order.
+   */
+  journalDurably?(index: IndexName, ids: readonly string[]): Promise<void>;
+  /**
    * Declares that this process writes the store and never opens the engine (CLI commands):
    * journal() then only names ids, and open() is refused.
    */

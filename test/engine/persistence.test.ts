@@ -129,6 +129,31 @@ describe('engine segments', () => {
     });
   });
 
+  it('journalDurably records at once, resolves in call order, and outlives a checkpoint that closes its journal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'periscope-engine-'));
+    try {
+      const a = new EmbeddedEngine(fixtureCatalogues, { dir });
+      a.persistence!.open();
+      const resolved: number[] = [];
+      const calls = Array.from({ length: 20 }, (_, i) => a.persistence!.journalDurably!('hosts', [`10.0.0.${i}`]).then(() => resolved.push(i)));
+      // Recorded before any promise resolves: a process killed now still names these ids.
+      assert.equal(a.persistence!.pending, 20);
+      // A checkpoint closes and retires the journal while its syncs may be in flight.
+      a.persistence!.checkpoint();
+      const late = a.persistence!.journalDurably!('hosts', ['10.0.1.1']).then(() => resolved.push(20));
+      await Promise.all([...calls, late]);
+      assert.deepEqual(resolved, Array.from({ length: 21 }, (_, i) => i));
+      a.persistence!.close();
+      const b = new EmbeddedEngine(fixtureCatalogues, { dir });
+      const r = b.persistence!.open();
+      assert.ok(r.loaded);
+      // None was applied: the checkpoint carried the first twenty, the last is in the new journal.
+      assert.deepEqual([...(r.tail.get('hosts') ?? [])].sort(), [...Array.from({ length: 20 }, (_, i) => `10.0.0.${i}`), '10.0.1.1'].sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('carries ids not yet applied into the next journal at a checkpoint', () => {
     inTempDir((dir) => {
       const a = new EmbeddedEngine(fixtureCatalogues, { dir });
