@@ -124,9 +124,10 @@ export interface EnginePersistence {
   journal(index: IndexName, ids: readonly string[]): void;
   /**
    * journal() without blocking this thread on the disk: recorded at once, durable when the
-   * promise resolves; successive calls resolve in call order.
+   * promise resolves; successive calls resolve in call order. Undefined when it journaled
+   * synchronously instead (durable already).
    */
-  journalDurably?(index: IndexName, ids: readonly string[]): Promise<void>;
+  journalDurably?(index: IndexName, ids: readonly string[]): Promise<void> | undefined;
   /**
    * Declares that this process writes the store and never opens the engine (CLI commands):
    * journal() then only names ids, and open() is refused.

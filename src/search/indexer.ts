@@ -79,8 +79,11 @@ export function journaledStore<S extends Store>(store: S, persistence: EnginePer
       const ids = [...new Set(items.map((it) => it.id))];
       // The journal is on disk before the store is written; syncing it off this thread lets a
       // long ingest go on merging meanwhile (journalDurably keeps the writes in call order).
-      if (persistence.journalDurably) return persistence.journalDurably(index, ids).then(() => docs.putMany(index, items));
-      persistence.journal(index, ids);
+      if (!persistence.journalDurably) persistence.journal(index, ids);
+      else {
+        const durable = persistence.journalDurably(index, ids);
+        if (durable) return durable.then(() => docs.putMany(index, items));
+      }
       return docs.putMany(index, items);
     },
     remove: (index, id) => {

@@ -129,26 +129,38 @@ describe('engine segments', () => {
     });
   });
 
-  it('journalDurably records at once, resolves in call order, and outlives a checkpoint that closes its journal', async () => {
+  it('journalDurably, in a process that only writes the store: recorded at once, on disk in call order', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'periscope-engine-'));
     try {
+      // Segments from a serving process, then a process that only writes the store.
+      const first = new EmbeddedEngine(fixtureCatalogues, { dir });
+      first.persistence!.open();
+      first.upsert('hosts', '1.1.1.1', hostDoc('1.1.1.1', 'SSH'));
+      first.persistence!.checkpoint();
+      first.persistence!.close();
       const a = new EmbeddedEngine(fixtureCatalogues, { dir });
-      a.persistence!.open();
+      a.persistence!.storeOnly();
       const resolved: number[] = [];
-      const calls = Array.from({ length: 20 }, (_, i) => a.persistence!.journalDurably!('hosts', [`10.0.0.${i}`]).then(() => resolved.push(i)));
-      // Recorded before any promise resolves: a process killed now still names these ids.
-      assert.equal(a.persistence!.pending, 20);
-      // A checkpoint closes and retires the journal while its syncs may be in flight.
-      a.persistence!.checkpoint();
-      const late = a.persistence!.journalDurably!('hosts', ['10.0.1.1']).then(() => resolved.push(20));
-      await Promise.all([...calls, late]);
-      assert.deepEqual(resolved, Array.from({ length: 21 }, (_, i) => i));
+      const calls = Array.from({ length: 20 }, (_, i) => a.persistence!.journalDurably!('hosts', [`10.0.0.${i}`])!.then(() => resolved.push(i)));
+      // Written before any promise resolves: a process killed now still names these ids.
+      const journals = () => readdirSync(dir).filter((f) => f.startsWith('journal-'));
+      assert.equal(journals().length, 1);
+      assert.equal(readFileSync(join(dir, journals()[0]!), 'utf8').trim().split('\n').length, 20);
+      await Promise.all(calls);
+      assert.deepEqual(resolved, Array.from({ length: 20 }, (_, i) => i));
       a.persistence!.close();
       const b = new EmbeddedEngine(fixtureCatalogues, { dir });
       const r = b.persistence!.open();
       assert.ok(r.loaded);
-      // None was applied: the checkpoint carried the first twenty, the last is in the new journal.
-      assert.deepEqual([...(r.tail.get('hosts') ?? [])].sort(), [...Array.from({ length: 20 }, (_, i) => `10.0.0.${i}`), '10.0.1.1'].sort());
+      assert.deepEqual([...(r.tail.get('hosts') ?? [])].sort(), Array.from({ length: 20 }, (_, i) => `10.0.0.${i}`).sort());
+      b.persistence!.close();
+      // A process that serves the engine journals synchronously (its store write must start at once).
+      const c = new EmbeddedEngine(fixtureCatalogues, { dir: mkdtempSync(join(tmpdir(), 'periscope-engine-')) });
+      c.persistence!.open();
+      assert.equal(c.persistence!.journalDurably!('hosts', ['10.0.1.1']), undefined);
+      assert.equal(c.persistence!.pending, 1);
+      c.persistence!.close();
+      rmSync(c.persistence!.dir, { recursive: true, force: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
