@@ -150,11 +150,12 @@ export class KyselyDocumentRepository implements DocumentRepository {
     const prepared = items.map((item): Prepared => {
       // JSON data serialised in its own key order: parsed back, it canonicalises as the document did.
       let text: string | Buffer = item.raw ? canonicalJson(JSON.parse(textOf(item.text))) : bufferOrText(item.text);
-      // Statements other than RawWrites' bind strings (a Buffer would be stored as a blob).
+      // Statements other than RawWrites' bind strings (a Buffer would be stored as a blob); on
+      // PostgreSQL, #raw is never set.
       if (!this.#raw && typeof text !== 'string') text = text.toString('utf8');
       return {
         id: item.id,
-        text: this.#dialect === 'postgres' ? encodeNulForPostgres(textOf(text)) : text,
+        text: this.#dialect === 'postgres' ? encodeNulForPostgres(text as string) : text,
         // One-shot: a Hash object per document cost more than the digest of its few KB.
         hash: cryptoHash('sha256', text, 'hex'),
         at: isoTime(item.observedAt),
@@ -255,8 +256,8 @@ export class KyselyDocumentRepository implements DocumentRepository {
   async #write(db: Db, versions: readonly VersionRow[], current: readonly VersionRow[]): Promise<void> {
     if (this.#raw) return this.#raw.write(versions, current);
     for (const part of chunks(versions, CHUNK)) {
-      // Only RawWrites takes bytes (putTexts), so these are strings.
-      await db.insertInto('document_versions').values(part.map((r) => ({ ...r, doc: textOf(r.doc) }))).execute();
+      // Only RawWrites takes bytes (putTexts turns them into text for every other connection).
+      await db.insertInto('document_versions').values(part as (VersionRow & { doc: string })[]).execute();
     }
     for (const part of chunks(current, CHUNK)) {
       await db

@@ -111,8 +111,8 @@ export class AsnLookup {
   private readonly rangeCountries = new Map<string, string | undefined>();
   /**
    * Results of IPv4 ranges that are one CIDR block, by range: every address of such a range has
-   * the same answer, and working it out (prefix, address texts, country) was most of an ingest's
-   * lookup time. Callers get copies.
+   * the same answer, so the prefix search, the two address texts and the country lookup are done
+   * once per range. Callers get copies.
    */
   private readonly blockResults = new Map<number, AutonomousSystem>();
   private versionText = '';

@@ -509,25 +509,24 @@ class BatchRunner {
     // Certificates whose last known document already holds what this batch saw need no read: a
     // certificate's merge only adds (an earlier first sighting, a scan, CT entries, a validation),
     // so a newer document holds it too. Scans present the same few certificates in every batch;
-    // reading and parsing their documents again was a tenth of ingest time (ingest round 10).
-    const unknown: CertSighting[] = [];
+    // parsing their documents again took about 0.5 s of 200,000 lines (ingest round 10).
+    const toRead: CertSighting[] = [];
     for (const s of sightings) {
       const known = this.knownCertificates.get(s.fp);
       if (known && known.validation && mergeCertificate(known, parsed.get(s.fp)!, s, nowMs) === known) this.summary.certificates.seenAgain++;
-      else unknown.push(s);
+      else toRead.push(s);
     }
-    sightings = unknown;
-    if (sightings.length === 0) return [];
-    const existing = await this.currentDocs('certificates', sightings.map((s) => s.fp));
+    if (toRead.length === 0) return [];
+    const existing = await this.currentDocs('certificates', toRead.map((s) => s.fp));
     // Issuers seen anywhere in this run help validate certificates whose chain was not presented.
-    for (const s of sightings) {
+    for (const s of toRead) {
       if (this.offeredIntermediates.has(s.fp)) continue;
       if (this.offeredIntermediates.size >= CERT_CACHE_SIZE) this.offeredIntermediates.clear();
       this.offeredIntermediates.add(s.fp);
       this.intermediates.add(s.der);
     }
     const items: PutItem[] = [];
-    for (const s of sightings) {
+    for (const s of toRead) {
       const old = existing.get(s.fp)?.doc;
       if (old) this.summary.certificates.seenAgain++;
       else this.summary.certificates.new++;

@@ -6,7 +6,7 @@ import { htmlTags, htmlTitle } from './html.ts';
 import { isObject, num, obj, str } from './read-lines.ts';
 import { serverHeaderSoftware } from './software.ts';
 import { handshakeTls } from './tls-handshake.ts';
-import { sortStrings } from '../../lib/sort-small.ts';
+import { sortedShallow } from '../pipeline/key-order.ts';
 
 export type HeaderMap = Record<string, string[]>;
 
@@ -52,17 +52,6 @@ export function zgrabHeaders(v: unknown): HeaderMap {
     }
     addHeader(out, name, values);
   }
-  return out;
-}
-
-/**
- * Headers with their names in canonical order, for the document; the banner keeps the order the
- * server sent them in.
- */
-function inKeyOrder(headers: HeaderMap): HeaderMap {
-  const names = sortStrings(Object.keys(headers));
-  const out: HeaderMap = {};
-  for (const name of names) out[name] = headers[name]!;
   return out;
 }
 
@@ -128,7 +117,8 @@ export function mapHttpResult(result: Record<string, unknown>): HttpMapping | un
     res.body_hashes = [`sha1:${sha1}`, `sha256:${sha256}`];
     res.body_size = bytes.length;
   }
-  res.headers = inKeyOrder(headers);
+  // The document's header maps in key order; the banner keeps the order the server sent them in.
+  res.headers = sortedShallow(headers);
   if (body !== undefined) {
     const tags = htmlTags(body);
     if (tags.length > 0) res.html_tags = tags;
@@ -143,7 +133,7 @@ export function mapHttpResult(result: Record<string, unknown>): HttpMapping | un
   }
 
   const req: Record<string, unknown> = {};
-  if (request?.headers) req.headers = inKeyOrder(zgrabHeaders(request.headers));
+  if (request?.headers) req.headers = sortedShallow(zgrabHeaders(request.headers));
   const method = str(request?.method);
   if (method) req.method = method;
   const uri = requestUri(url, str(request?.host));
