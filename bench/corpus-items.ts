@@ -4,7 +4,7 @@
  * instead of serialising the parsed document again on the indexing thread.
  */
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { readLines } from '../src/lib/read-lines.ts';
 import type { PutItem } from '../src/search/indexer.ts';
 
 const DOC = ',"doc":';
@@ -15,10 +15,8 @@ const DOC = ',"doc":';
  * (a quote inside the id would be escaped) up to the closing brace.
  */
 export async function* readCorpusItems(path: string, batchSize: number, fallback: string): AsyncGenerator<PutItem[]> {
-  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
   let batch: PutItem[] = [];
-  for await (const line of lines) {
-    if (line.length === 0) continue;
+  for await (const { text: line } of readLines(createReadStream(path))) {
     const e = JSON.parse(line) as { id: string; doc: Record<string, unknown> };
     const at = line.indexOf(DOC);
     const json = at > 0 && line.endsWith('}') ? line.slice(at + DOC.length, -1) : undefined;

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { canonicalEqual, canonicalJson, canonicalJsonReference, contentHash } from './canonical-json.ts';
+import { canonicalEqual, canonicalJson, canonicalJsonOfData, canonicalJsonReference, contentHash } from './canonical-json.ts';
+import { isJsonData } from '../search/is-json-data.ts';
 
 function shuffleKeys(value: unknown, seed: number): unknown {
   if (Array.isArray(value)) return value.map((v, i) => shuffleKeys(v, seed + i));
@@ -85,6 +86,37 @@ describe('canonicalJson', () => {
     }, b: 1 };
     assert.equal(canonicalJson(withGetters), '{"a":{"x":[2],"y":1},"b":1}');
     assert.equal(canonicalJson({ c: 0, ...withGetters }), '{"a":{"x":[2],"y":1},"b":1,"c":0}');
+  });
+
+  it('says a value is JSON data only when isJsonData would, with the same text', () => {
+    fc.assert(
+      fc.property(fc.anything({ withBoxedValues: true, withDate: true, withSparseArray: true, withNullPrototype: true }), (value) => {
+        const { text, data } = canonicalJsonOfData(value);
+        assert.equal(text, canonicalJson(value));
+        if (data) assert.ok(isJsonData(value), text);
+      }),
+      { numRuns: 2000 },
+    );
+    // What JSON.parse returns is data, -0 and infinities aside (the writer thread's answer for
+    // `periscope import` lines); the fast walk declines keys that sort or serialise specially.
+    const declined = (v: unknown): boolean =>
+      v !== null && typeof v === 'object' && (Array.isArray(v) ? v.some(declined) : Object.keys(v).some((k) => /^\d/.test(k) || k === '__proto__' || k === 'toJSON' || declined((v as Record<string, unknown>)[k])));
+    let saidData = 0;
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const parsed: unknown = JSON.parse(JSON.stringify(value));
+        const { data } = canonicalJsonOfData(parsed);
+        assert.equal(data, !declined(parsed));
+        if (data) saidData++;
+      }),
+      { numRuns: 1000 },
+    );
+    assert.ok(saidData > 500);
+    for (const text of ['{"n":-0}', '[1,-0.0e5]', '{"a":{"b":1e400}}', '{"t":-1e-400}']) {
+      const r = canonicalJsonOfData(JSON.parse(text));
+      assert.equal(r.data, false, text);
+      assert.equal(r.text, canonicalJsonReference(JSON.parse(text)));
+    }
   });
 
   it('honours toJSON with the property name, and falls back to the reference for deep and cyclic values', () => {

@@ -138,11 +138,33 @@ function write(v: unknown, key: string, depth: number): string | undefined {
  * every object, and ingest serialises each document several times (merge comparison, hash, storage).
  */
 export function canonicalJson(value: unknown): string {
+  return dataText(value) ?? otherText(value);
+}
+
+/**
+ * canonicalJson(value), and whether the walk that wrote it found `value` to be JSON data exactly
+ * as search/is-json-data.ts means it (what reading the text back returns). `data: false` may also
+ * mean only that the fast walk declined the value (a key starting with a digit, `__proto__`,
+ * `toJSON`, deep nesting). The store's writer thread learns this of a document handed to it as
+ * text at no extra cost, instead of the indexing thread walking the document again.
+ */
+export function canonicalJsonOfData(value: unknown): { text: string; data: boolean } {
+  const text = dataText(value);
+  return text !== undefined ? { text, data: true } : { text: otherText(value), data: false };
+}
+
+/**
+ * JSON data (what JSON.parse returns, nearly every document) with its keys sorted, written by
+ * JSON.stringify: a third of write()'s time, since only out-of-order objects are copied. Undefined
+ * for anything else.
+ */
+function dataText(value: unknown): string | undefined {
+  const sorted = sortedData(value, 0);
+  return sorted === NOT_DATA ? undefined : JSON.stringify(sorted);
+}
+
+function otherText(value: unknown): string {
   try {
-    // JSON data (what JSON.parse returns, nearly every document) with its keys sorted, written by
-    // JSON.stringify: a third of write()'s time, since only out-of-order objects are copied.
-    const sorted = sortedData(value, 0);
-    if (sorted !== NOT_DATA) return JSON.stringify(sorted);
     return write(value, '', 0) ?? 'null';
   } catch (e) {
     if (e instanceof TooDeep) return canonicalJsonReference(value);
@@ -155,8 +177,9 @@ const NOT_DATA = Symbol('not JSON data');
 /**
  * `v` with every object's keys in sorted order (copies of the objects that were not; the rest
  * shared), for JSON.stringify to write the canonical text; NOT_DATA for anything JSON.stringify
- * would write otherwise than write() does, or whose copy would differ: values other than strings,
- * finite numbers, booleans and null; objects other than plain objects and arrays; holes; a
+ * would write otherwise than write() does, or whose copy would differ, and for -0 (which both
+ * write as 0, but which is not what reading the text back returns: canonicalJsonOfData's `data`):
+ * values other than strings, finite numbers, booleans and null; objects other than plain objects and arrays; holes; a
  * `toJSON` or `__proto__` key; keys starting with a digit (index-like keys enumerate first in
  * numeric order, which write() follows and a sorted copy would not); deep nesting. An object
  * already in order is shared, so JSON.stringify reads its accessors again (as the same values).
@@ -164,7 +187,7 @@ const NOT_DATA = Symbol('not JSON data');
 function sortedData(v: unknown, depth: number): unknown {
   if (typeof v !== 'object') {
     if (typeof v === 'string' || typeof v === 'boolean') return v;
-    return typeof v === 'number' && Number.isFinite(v) ? v : NOT_DATA;
+    return typeof v === 'number' && Number.isFinite(v) && !(v === 0 && 1 / v < 0) ? v : NOT_DATA;
   }
   if (v === null) return v;
   if (depth > MAX_DEPTH) return NOT_DATA;

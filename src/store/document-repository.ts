@@ -20,7 +20,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { IndexName } from '../model/field-def.ts';
 import type { DocumentRepository, Json, PutManyItem, PutResult, StoredDocument } from './store.ts';
-import { canonicalJson } from './canonical-json.ts';
+import { canonicalJson, canonicalJsonOfData } from './canonical-json.ts';
 import { decodeNulFromPostgres, encodeNulForPostgres } from './pg-nul.ts';
 import { hash as cryptoHash } from 'node:crypto';
 import { parseJson, type Database, type Dialect } from './database.ts';
@@ -42,6 +42,8 @@ interface Prepared {
   text: string | Buffer;
   hash: string;
   at: string;
+  /** A `raw` text's: whether it parsed to JSON data (PutResult.jsonData). */
+  data?: boolean;
 }
 
 interface VersionRow {
@@ -149,7 +151,8 @@ export class KyselyDocumentRepository implements DocumentRepository {
     // Hashing happens before the transaction opens, to keep it short.
     const prepared = items.map((item): Prepared => {
       // JSON data serialised in its own key order: parsed back, it canonicalises as the document did.
-      let text: string | Buffer = item.raw ? canonicalJson(JSON.parse(textOf(item.text))) : bufferOrText(item.text);
+      const parsed = item.raw ? canonicalJsonOfData(JSON.parse(textOf(item.text))) : undefined;
+      let text: string | Buffer = parsed ? parsed.text : bufferOrText(item.text);
       // Statements other than RawWrites' bind strings (a Buffer would be stored as a blob); on
       // PostgreSQL, #raw is never set.
       if (!this.#raw && typeof text !== 'string') text = text.toString('utf8');
@@ -159,6 +162,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
         // One-shot: a Hash object per document cost more than the digest of its few KB.
         hash: cryptoHash('sha256', text, 'hex'),
         at: isoTime(item.observedAt),
+        ...(parsed ? { data: parsed.data } : {}),
       };
     });
     const ids = [...new Set(prepared.map((p) => p.id))].sort();
@@ -231,7 +235,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
       versions.push(row);
       current.set(p.id, row);
       heads.set(p.id, { version, hash: p.hash, validFrom: p.at });
-      results.push({ outcome: head ? 'updated' : 'created', version });
+      results.push(p.data === undefined ? { outcome: head ? 'updated' : 'created', version } : { outcome: head ? 'updated' : 'created', version, jsonData: p.data });
     }
     await flush();
     return results;

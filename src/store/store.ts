@@ -22,6 +22,13 @@ export interface PutResult {
   /** created: no prior version; updated: content differed, new version; unchanged: identical content, nothing written. */
   readonly outcome: 'created' | 'updated' | 'unchanged';
   readonly version: number;
+  /**
+   * A new version written from a document's JSON text (PutManyItem `json`): whether that text
+   * parsed to JSON data (search/is-json-data.ts), i.e. reading the version back returns what
+   * JSON.parse made of the text. Absent when the store did not parse a text (false may also mean
+   * it could not tell).
+   */
+  readonly jsonData?: boolean;
 }
 
 export interface PutManyItem {
@@ -51,7 +58,10 @@ export interface DocumentRepository {
    * data as JSON.parse returns it (search/is-json-data.ts): the store may then serialise it in any
    * key order and canonicalise the text elsewhere (its writer thread), with the same result; `json`,
    * with it, is a JSON text that parses to the document (the line it was read from), which the
-   * store may take instead of serialising the document again.
+   * store may take instead of serialising the document again. With `json`, `jsonData` may also be
+   * set without knowing: the canonical text of what the text parses to is the document's
+   * (canonicalJson writes -0 as 0 and infinities as null either way), and the store then says in
+   * PutResult.jsonData whether it was JSON data.
    */
   putMany(index: IndexName, items: readonly PutManyItem[]): Promise<PutResult[]>;
   get(index: IndexName, id: string): Promise<StoredDocument | undefined>;

@@ -53,7 +53,10 @@ function batches(): PutItem[][] {
     const batch: PutItem[] = [];
     for (const h of hosts) {
       const ver = h.versions[v];
-      if (ver) batch.push({ id: h.id, doc: JSON.parse(JSON.stringify(ver.doc)), observedAt: ver.observedAt });
+      if (!ver) continue;
+      // Half with the text they were parsed from, as `periscope import` gives its lines.
+      const json = JSON.stringify(ver.doc);
+      batch.push(batch.length % 2 === 0 ? { id: h.id, doc: JSON.parse(json), observedAt: ver.observedAt, json } : { id: h.id, doc: JSON.parse(json), observedAt: ver.observedAt });
     }
     for (let i = 0; i < batch.length; i += 50) out.push(batch.slice(i, i + 50));
   }
@@ -69,6 +72,11 @@ function batches(): PutItem[][] {
     { id: '198.51.100.7', doc: { ip: '198.51.100.7', labels: ['older'] }, observedAt: '2026-10-01T00:00:00.000Z' },
     { id: '198.51.100.8', doc: { ip: '198.51.100.8', last_updated_at: new Date(T0), services: [{ port: 80, banner: new Banner('x'), n: -0, m: NaN, u: undefined }] }, observedAt: T0 },
     { id: '198.51.100.9', doc: JSON.parse('{"ip":"198.51.100.9","z":{"__proto__":{"x":1},"10":1,"9":2,"b":"\\u0000\\ud83d\\ude00"}}'), observedAt: T0 },
+    // Texts whose numbers JSON.parse makes -0 and Infinity, which the store keeps as 0 and null.
+    ...[
+      '{"ip":"198.51.100.10","n":-0,"f":-0.0e3,"big":1e400,"tiny":-1e-400,"at":"2026-01-01"}',
+      '{"ip":"198.51.100.11","labels":["a"],"m":-0.5,"at":"2026-01-01"}',
+    ].map((json) => ({ id: (JSON.parse(json) as { ip: string }).ip, doc: JSON.parse(json) as Record<string, unknown>, observedAt: T0, json })),
   ]);
   return [[...certs], ...out];
 }
@@ -103,6 +111,12 @@ async function loadBoth(open: () => Promise<KyselyStore>): Promise<void> {
     assert.deepEqual(byPutAll, byPut, 'the same results per batch');
     assert.ok(byPut.flat().some((r) => r.outcome === 'updated') && byPut.flat().some((r) => r.outcome === 'unchanged'), 'the input updates and repeats');
     assert.deepEqual(await dump(b), await dump(a), 'the same tables');
+    for (const engine of [engineA, engineB]) {
+      // What the store holds, not what JSON.parse made of the text (JSON.stringify hides the difference).
+      const odd = engine.upserted.hosts.get('198.51.100.10')!;
+      assert.ok(Object.is(odd.n, 0) && Object.is(odd.f, 0) && Object.is(odd.tiny, 0) && odd.big === null, JSON.stringify(odd));
+      assert.equal(engine.upserted.hosts.get('198.51.100.11')!.m, -0.5);
+    }
     for (const index of ['certificates', 'hosts'] as const) {
       assert.deepEqual([...engineB.upserted[index].keys()].sort(), [...engineA.upserted[index].keys()].sort(), `${index}: the same ids indexed`);
       for (const [id, doc] of engineA.upserted[index]) assert.deepEqual(JSON.parse(JSON.stringify(engineB.upserted[index].get(id))), JSON.parse(JSON.stringify(doc)), `${index} ${id}`);

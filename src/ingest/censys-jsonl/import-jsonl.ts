@@ -4,7 +4,7 @@
  * skipped; good lines are stored in batches. Importing the same file twice changes nothing,
  * because unchanged documents write no new version.
  */
-import { createInterface } from 'node:readline';
+import { readLines } from '../../lib/read-lines.ts';
 import type { Readable } from 'node:stream';
 import type { IndexName } from '../../model/field-def.ts';
 import type { Indexer, PutItem } from '../../search/indexer.ts';
@@ -35,11 +35,8 @@ export async function importJsonl(indexer: Indexer, index: IndexName, input: Rea
   const report: ImportReport = { read: 0, created: 0, updated: 0, unchanged: 0, rejected: [] };
   async function* batches(): AsyncGenerator<PutItem[]> {
     let batch: PutItem[] = [];
-    const lines = createInterface({ input, crlfDelay: Infinity });
-    let lineNo = 0;
-    for await (const raw of lines) {
-      lineNo++;
-      const line = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+    for await (const { number: lineNo, text } of readLines(input)) {
+      const line = lineNo === 1 ? text.replace(/^\uFEFF/, '') : text;
       if (line.trim() === '') continue;
       report.read++;
       if (line.length > maxLine) {

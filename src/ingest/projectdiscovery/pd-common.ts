@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 import { isoTime } from '../../lib/time.ts';
 import { pemToDer } from '../x509/index.ts';
 import type { IngestRecord, TlsObservation } from '../observation.ts';
-import { arr, isObject, readLines, str } from '../zgrab2/read-lines.ts';
+import { arr, isObject, str } from '../zgrab2/read-lines.ts';
+import { readLines } from '../../lib/read-lines.ts';
 import { tlsVersionName } from '../zgrab2/tls-handshake.ts';
 import { normalIp, stampMs } from '../zgrab2/zgrab2-source.ts';
 

@@ -11,7 +11,8 @@ import { parseUtcTime } from '../pipeline/parse-utc-time.ts';
 import type { HostObservation, IngestRecord, IngestSource, ServiceObservation, SoftwareObservation, TlsObservation } from '../observation.ts';
 import { mapHttpResult } from './http-result.ts';
 import { moduleInfo } from './modules.ts';
-import { isObject, jsonHead, mentionsKey, obj, readLines, str, validPort, type Line } from './read-lines.ts';
+import { isObject, jsonHead, mentionsKey, obj, str, validPort } from './read-lines.ts';
+import { readLines, type Line } from '../../lib/read-lines.ts';
 import { mapSshResult } from './ssh-result.ts';
 import { handshakeTls } from './tls-handshake.ts';
 
