@@ -41,7 +41,8 @@ export interface PutManyItem {
   readonly canonical?: string;
   /**
    * `canonical` as UTF-8, when the caller has it so: the store's writer thread takes these bytes,
-   * which cross to it as one copy of their buffer instead of a string serialised and parsed again.
+   * which cross to it as one copy of their buffer instead of a string serialised and parsed again
+   * (none when the buffer is a SharedArrayBuffer, as ingest's are; its bytes must not change).
    */
   readonly canonicalUtf8?: Uint8Array;
 }

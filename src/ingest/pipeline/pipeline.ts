@@ -145,8 +145,8 @@ type PutItem = { id: string; doc: Record<string, unknown>; observedAt: string };
  *   young-generation collections each, and copying them there was the largest item of the
  *   pipeline thread's profile (docs/BENCHMARK.md, ingest round 9).
  * - As strings they were still copied by each collection and promoted, then serialised one by one
- *   to the writer thread and parsed there; bytes outside the heap are neither, and cross to the
- *   writer thread as one copy of each batch's buffer (ingest round 10).
+ *   to the writer thread and parsed there; bytes outside the heap are neither (ingest round 10),
+ *   and the writer thread reads them in the batch's shared buffer (round 11).
  */
 class TextItem {
   #doc: Record<string, unknown> | undefined;
@@ -173,9 +173,10 @@ function asTexts(items: readonly PutItem[]): TextItem[] {
   const texts = items.map((item) => canonicalJson(item.doc));
   let size = 0;
   for (const t of texts) size += Buffer.byteLength(t, 'utf8');
-  // Its own memory (not the shared pool's slab), so that copying it to the writer thread copies
-  // this batch's bytes only.
-  const buf = Buffer.allocUnsafeSlow(size);
+  // Shared memory: the writer thread reads the texts where they are. An ArrayBuffer of its own
+  // was copied by each postMessage, about 5 µs a record of this thread (docs/BENCHMARK.md,
+  // ingest round 11). Nothing writes into it once the batch's texts are in.
+  const buf = Buffer.from(new SharedArrayBuffer(size));
   const out: TextItem[] = [];
   let at = 0;
   for (let i = 0; i < items.length; i++) {
