@@ -4,9 +4,13 @@ import { spawn } from 'node:child_process';
 
 /**
  * `ingest` allocates short-lived objects on its main thread faster than node's default young
- * generation absorbs them (garbage collection was a quarter of its CPU, docs/BENCHMARK.md). V8
- * sizes the young generation only when it starts (v8.setFlagsFromString comes too late), so the
- * command runs again in a node started with a larger one, unless the flag was given already.
+ * generation absorbs them (garbage collection was a quarter of its CPU, docs/BENCHMARK.md). So
+ * does `serve` when it indexes many documents (its first start, a reload, bulk pushes): at 1M
+ * hosts each scavenge also walks the pointers from the engine's old dictionaries to new values,
+ * and a load of the 1M-host corpus paused 6,869 times for 93 s with the default, 1,489 times for
+ * 36 s with this (docs/BENCHMARK.md, "Load into store plus index, session 15"). V8 sizes the young
+ * generation only when it starts (v8.setFlagsFromString comes too late), so the command runs
+ * again in a node started with a larger one, unless the flag was given already.
  */
 const YOUNG_GENERATION = '--max-semi-space-size=64';
 
@@ -30,7 +34,7 @@ function hasYoungGenerationFlag() {
 function relaunchWith() {
   if (process.env[LAUNCHED] !== undefined) return undefined;
   const command = process.argv[2];
-  const flags = command === 'ingest' && !hasYoungGenerationFlag() ? [YOUNG_GENERATION] : [];
+  const flags = (command === 'ingest' || command === 'serve') && !hasYoungGenerationFlag() ? [YOUNG_GENERATION] : [];
   const env = {};
   if (command === 'serve' && process.platform === 'linux' && process.env[MMAP_THRESHOLD[0]] === undefined) env[MMAP_THRESHOLD[0]] = MMAP_THRESHOLD[1];
   if (flags.length === 0 && Object.keys(env).length === 0) return undefined;

@@ -80,7 +80,7 @@ async function startServe(dir: string, env: NodeJS.ProcessEnv) {
   return launcher;
 }
 
-test('serve runs with MALLOC_MMAP_THRESHOLD_ set, and stops when its launcher is killed', async () => {
+test('serve runs with MALLOC_MMAP_THRESHOLD_ set and a larger young generation, and stops when its launcher is killed', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-relaunch-'));
   const launcher = await startServe(dir, ENV);
   const [child] = childrenOf(launcher.pid!);
@@ -89,6 +89,7 @@ test('serve runs with MALLOC_MMAP_THRESHOLD_ set, and stops when its launcher is
     const env = environOf(child);
     assert.equal(env.get('MALLOC_MMAP_THRESHOLD_'), '131072');
     assert.equal(environOf(launcher.pid!).has('MALLOC_MMAP_THRESHOLD_'), false, 'the launcher itself runs without it');
+    assert.ok(readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').includes('--max-semi-space-size=64'), 'the server runs with --max-semi-space-size=64');
     // SIGKILL cannot be forwarded: the server notices its launcher is gone and stops.
     launcher.kill('SIGKILL');
     for (let i = 0; i < 400 && alive(child); i++) await sleep(50);
@@ -101,9 +102,9 @@ test('serve runs with MALLOC_MMAP_THRESHOLD_ set, and stops when its launcher is
   }
 });
 
-test('serve keeps an operator\'s MALLOC_MMAP_THRESHOLD_ and is not relaunched for it', async () => {
+test('serve keeps an operator\'s MALLOC_MMAP_THRESHOLD_ and young generation, and is not relaunched for them', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-relaunch-'));
-  const launcher = await startServe(dir, { ...ENV, MALLOC_MMAP_THRESHOLD_: '262144' });
+  const launcher = await startServe(dir, { ...ENV, MALLOC_MMAP_THRESHOLD_: '262144', NODE_OPTIONS: '--max-semi-space-size=32' });
   try {
     assert.deepEqual(childrenOf(launcher.pid!), [], 'the server runs in the process started');
     assert.equal(environOf(launcher.pid!).get('MALLOC_MMAP_THRESHOLD_'), '262144');
