@@ -49,7 +49,8 @@ class LineSplitter {
  * Splits a byte stream into lines as they arrive, so records flow before the input ends and memory
  * holds at most one partial line (see LineSplitter). Each line is its own flat string, decoded
  * from its bytes: node's readline decodes whole chunks and cuts them with a regular expression,
- * which cost `periscope import` about 20 µs per 6 KB document (docs/BENCHMARK.md).
+ * which cost the benchmark's load (`periscope import`'s path) about 23 µs per 6 KB document
+ * (docs/BENCHMARK.md, session 15).
  */
 export async function* readLines(input: Readable): AsyncGenerator<Line> {
   const splitter = new LineSplitter();

@@ -33,10 +33,10 @@ export interface PutItem {
   readonly canonicalUtf8?: Uint8Array;
 }
 
-/** What the store gets of an item: `json` only for JSON data (where its key order cannot matter), and the flag saying so. */
-function toStore(it: PutItem, jsonData: boolean): PutManyItem {
-  if (jsonData) return it.json === undefined ? { id: it.id, doc: it.doc, observedAt: it.observedAt, jsonData } : { id: it.id, doc: it.doc, observedAt: it.observedAt, jsonData, json: it.json };
-  return { id: it.id, doc: it.doc, observedAt: it.observedAt };
+/** What the store gets of an item: its text when it has one, and whether it is JSON data when that is known. */
+function toStore(it: PutItem, jsonData: boolean | undefined): PutManyItem {
+  const item: PutManyItem = jsonData ? { id: it.id, doc: it.doc, observedAt: it.observedAt, jsonData } : { id: it.id, doc: it.doc, observedAt: it.observedAt };
+  return it.json === undefined ? item : { ...item, json: it.json };
 }
 
 /** A current document to index. */
@@ -251,11 +251,11 @@ export class Indexer {
         if (items.length === 0) continue;
         // From the second batch on: a thread costs its start-up, which one batch does not repay.
         if (++count === 2 && docs.startWriterThread) stop = await docs.startWriterThread().catch(() => undefined);
-        // A document with its JSON text goes as that text whatever it holds, and the store's writer
-        // thread, which parses it anyway, says whether it is JSON data: walking every document
-        // here cost this thread about 14 µs per 6 KB document (docs/BENCHMARK.md).
+        // A document with its JSON text goes as that text, and the store's writer thread, which
+        // parses it anyway, says whether it is JSON data: walking every document here cost this
+        // thread about 14 µs per 6 KB document (docs/BENCHMARK.md).
         const plain = items.map((it) => (it.json !== undefined ? undefined : isJsonData(it.doc)));
-        const next: Ahead = { items, plain, results: docs.putMany(index, items.map((it, i) => toStore(it, plain[i] ?? true))), writes: ++this.storeWrites, mine: ++mine };
+        const next: Ahead = { items, plain, results: docs.putMany(index, items.map((it, i) => toStore(it, plain[i]))), writes: ++this.storeWrites, mine: ++mine };
         // Awaited in its turn; until then a rejection must not count as unhandled.
         next.results.catch(() => undefined);
         const previous = ahead;

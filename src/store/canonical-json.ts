@@ -187,7 +187,7 @@ const NOT_DATA = Symbol('not JSON data');
 function sortedData(v: unknown, depth: number): unknown {
   if (typeof v !== 'object') {
     if (typeof v === 'string' || typeof v === 'boolean') return v;
-    return typeof v === 'number' && Number.isFinite(v) && !(v === 0 && 1 / v < 0) ? v : NOT_DATA;
+    return typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0) ? v : NOT_DATA;
   }
   if (v === null) return v;
   if (depth > MAX_DEPTH) return NOT_DATA;

@@ -536,9 +536,11 @@ class WriterThread {
         ? { id: item.id, text: item.canonicalUtf8, observedAt: item.observedAt }
         : item.canonical !== undefined
         ? { id: item.id, text: item.canonical, observedAt: item.observedAt }
-        : item.jsonData
-          ? { id: item.id, text: item.json ?? JSON.stringify(item.doc), observedAt: item.observedAt, raw: true }
-          : { id: item.id, text: canonicalJson(item.doc), observedAt: item.observedAt },
+        : item.json !== undefined
+          ? { id: item.id, text: item.json, observedAt: item.observedAt, raw: true }
+          : item.jsonData
+            ? { id: item.id, text: JSON.stringify(item.doc), observedAt: item.observedAt, raw: true }
+            : { id: item.id, text: canonicalJson(item.doc), observedAt: item.observedAt },
     );
     return this.#request({ id: -1, index, items: texts });
   }

@@ -57,12 +57,12 @@ export interface DocumentRepository {
   /**
    * Many puts in one transaction; results in input order. `jsonData` marks a document that is JSON
    * data as JSON.parse returns it (search/is-json-data.ts): the store may then serialise it in any
-   * key order and canonicalise the text elsewhere (its writer thread), with the same result; `json`,
-   * with it, is a JSON text that parses to the document (the line it was read from), which the
-   * store may take instead of serialising the document again. With `json`, `jsonData` may also be
-   * set without knowing: the canonical text of what the text parses to is the document's
-   * (canonicalJson writes -0 as 0 and infinities as null either way), and the store then says in
-   * PutResult.jsonData whether it was JSON data.
+   * key order and canonicalise the text elsewhere (its writer thread), with the same result; `json`
+   * is a JSON text that parses to the document (the line it was read from), which the
+   * store may take instead of serialising the document again. `json` may come without `jsonData`:
+   * the canonical text of what it parses to is the document's whatever the document holds
+   * (canonicalJson writes -0 as 0 and infinities as null either way), and a store that parses it
+   * says in PutResult.jsonData whether it was JSON data.
    */
   putMany(index: IndexName, items: readonly PutManyItem[]): Promise<PutResult[]>;
   get(index: IndexName, id: string): Promise<StoredDocument | undefined>;
