@@ -92,4 +92,19 @@ describe('embedded pages and nested matches across order blocks', () => {
     for (let i = 3; i < size; i += 17) for (const e of all) e.remove('hosts', host(i, 0).ip as string);
     compareAll(ref, engines);
   });
+
+  it('a cursor holding a value of a field no document has: every document (none has one) comes after it', () => {
+    // An index made of parts hands each part the cursor of another part's hit (parted-engine.ts).
+    const ref = new ReferenceEngine(fixtureCatalogues);
+    const emb = new EmbeddedEngine(fixtureCatalogues);
+    for (const e of [ref, emb]) for (let i = 0; i < 5; i++) e.upsert('hosts', host(i * 2 + 1, 0).ip as string, { ip: host(i * 2 + 1, 0).ip });
+    for (const descending of [false, true]) {
+      for (const backwards of [false, true]) {
+        const request: SearchRequest = { query: not(field('services.port', eq(1))), sort: [{ field: 'services.port', descending }], limit: 3, after: { values: [443], orderKey: 'x' }, backwards };
+        const expected = ref.search('hosts', request);
+        assert.equal(expected.hits.length, backwards ? 0 : 3);
+        assert.deepEqual(emb.search('hosts', request), expected);
+      }
+    }
+  });
 });

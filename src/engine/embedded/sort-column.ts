@@ -78,7 +78,9 @@ export class SortColumn {
 
   /** Where a cursor value falls among the ranks: an exact rank, or halfway between two. */
   cursorRank(v: string | number | null): number {
-    if (v === null || !this.view) return this.groups;
+    if (v === null) return this.groups;
+    // No document has the field: a value still comes before every missing one.
+    if (!this.view) return -0.5;
     const p = this.view.bound(v, false);
     if (p < this.groups) {
       const k = positionValue(this.view.groupKey[this.view.sortedGroups()[p]]);
