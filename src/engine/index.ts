@@ -1,6 +1,9 @@
 export { ReferenceEngine, type EngineCatalogues } from './reference/index.ts';
 export {
   EmbeddedEngine,
+  PartedEngine,
+  DEFAULT_PART_DOCUMENTS,
+  type PartedEngineOptions,
   EngineUnavailableError,
   CorruptSegmentError,
   SEGMENT_FORMAT_VERSION,

@@ -4,6 +4,7 @@
  */
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DEFAULT_PART_DOCUMENTS } from '../engine/embedded/parted-engine.ts';
 
 export interface Config {
   host: string;
@@ -17,6 +18,8 @@ export interface Config {
   demo: { enabled: boolean; hosts: number; certificates: number };
   /** Operator-supplied enrichment files; each absent one means the bundled data (none for city and cloud ranges). */
   enrich: { asnDb?: string; countryDb?: string; cityDb?: string; cloudRangesDir?: string };
+  /** The search index: documents per part (docs/ARCHITECTURE.md, "Engine parts"). */
+  engine: { partDocuments: number };
 }
 
 export const DEFAULTS: Config = {
@@ -28,6 +31,7 @@ export const DEFAULTS: Config = {
   logLevel: 'warn',
   demo: { enabled: true, hosts: 20_000, certificates: 5_000 },
   enrich: {},
+  engine: { partDocuments: DEFAULT_PART_DOCUMENTS },
 };
 
 export class ConfigError extends Error {}
@@ -111,6 +115,10 @@ export function loadConfig({ flags, env }: ConfigSources): Config {
       enabled: (flags.demo === false ? false : undefined) ?? demoEnv ?? demoFile.enabled ?? DEFAULTS.demo.enabled,
       hosts: int('demo hosts', pick(env.PERISCOPE_DEMO_HOSTS, demoFile.hosts?.toString()), 0, 100_000_000) ?? DEFAULTS.demo.hosts,
       certificates: int('demo certificates', pick(env.PERISCOPE_DEMO_CERTIFICATES, demoFile.certificates?.toString()), 0, 100_000_000) ?? DEFAULTS.demo.certificates,
+    },
+    engine: {
+      partDocuments:
+        int('engine part documents', pick(env.PERISCOPE_ENGINE_PART_DOCUMENTS, fromFile.engine?.partDocuments?.toString()), 1, 2 ** 31) ?? DEFAULTS.engine.partDocuments,
     },
     enrich: dropUndefined({
       asnDb: path('asn db', pick(flags.asnDb, env.PERISCOPE_ASN_DB, enrichFile.asnDb), 'any'),

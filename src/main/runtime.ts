@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { openStore, parseDatabaseTarget } from '../store/index.ts';
 import type { Store } from '../store/store.ts';
-import { EmbeddedEngine } from '../engine/index.ts';
+import { PartedEngine } from '../engine/index.ts';
 import type { SearchEngine } from '../engine/search-engine.ts';
 import { catalogueFor } from '../model/field-catalogue.ts';
 import type { SearchContext } from '../search/search-context.ts';
@@ -50,7 +50,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   const opened = await openStore(parseDatabaseTarget(config.database, config.dataDir));
   const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
   // Segments live beside the store; every document write, by any command, is journaled for them.
-  const engine = new EmbeddedEngine(catalogues, { dir: join(config.dataDir, 'engine') });
+  const engine = new PartedEngine(catalogues, { dir: join(config.dataDir, 'engine'), partDocuments: config.engine.partDocuments });
   if (options.storeOnly) engine.persistence?.storeOnly();
   const store = journaledStore(opened, engine.persistence);
   const ctx: SearchContext = { store, engine, catalogues, now: options.now ?? (() => new Date()) };

@@ -7,12 +7,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { IndexName } from '../../src/model/field-def.ts';
-import { EmbeddedEngine, ReferenceEngine } from '../../src/engine/index.ts';
+import { EmbeddedEngine, PartedEngine, ReferenceEngine } from '../../src/engine/index.ts';
 import { fixtureCatalogues } from './fixture-catalogue.ts';
 import { certificateEntries, certificateOps, hostEntries, hostOps, type Entry, type Op } from './arbitraries.ts';
 import { caseArb, compare, load, write } from './compare-engines.ts';
 
 const RUNS = Number(process.env.CONFORMANCE_RUNS ?? 200);
+
+/** Parts of 1, 3 or 7 documents: most corpora span several parts, so every answer is a combined one. */
+const partSizes = fc.constantFrom(undefined, 1, 3, 7);
 
 function property(index: IndexName, entries: fc.Arbitrary<Entry[]>, ops: fc.Arbitrary<Op[]>) {
   const catalogue = fixtureCatalogues[index];
@@ -24,9 +27,11 @@ function property(index: IndexName, entries: fc.Arbitrary<Entry[]>, ops: fc.Arbi
     fc.constantFrom('auto' as const, 'walk' as const, 'rank' as const),
     // Purge tombstones never, or after every removal.
     fc.constantFrom({ minDead: Infinity, ratio: 1 }, { minDead: 1, ratio: 0 }),
-    (docs, writes, cases, aggregateStrategy, pageStrategy, compaction) => {
+    partSizes,
+    (docs, writes, cases, aggregateStrategy, pageStrategy, compaction, partDocuments) => {
       const ref = new ReferenceEngine(fixtureCatalogues);
-      const emb = new EmbeddedEngine(fixtureCatalogues, { aggregateStrategy, pageStrategy, compaction });
+      const options = { aggregateStrategy, pageStrategy, compaction };
+      const emb = partDocuments === undefined ? new EmbeddedEngine(fixtureCatalogues, options) : new PartedEngine(fixtureCatalogues, { ...options, partDocuments });
       load([ref, emb], index, docs);
       assert.equal(emb.size(index), ref.size(index));
       for (const c of cases) compare(ref, emb, index, c);
@@ -38,7 +43,7 @@ function property(index: IndexName, entries: fc.Arbitrary<Entry[]>, ops: fc.Arbi
   );
 }
 
-describe('engine conformance: embedded vs reference', () => {
+describe('engine conformance: embedded (one index, or parts) vs reference', () => {
   it('hosts: random documents, writes and queries', () => {
     fc.assert(property('hosts', hostEntries, hostOps), { numRuns: RUNS });
   });

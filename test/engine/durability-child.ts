@@ -3,6 +3,8 @@
  * then the journaled tail), then writes deterministic batches through the Indexer — hosts, some
  * of them rewritten later, and now and then the certificates they present — printing `ack N`
  * once batch N was acknowledged. Checkpoints are frequent, so kills land inside them too.
+ * argv[5], when given, is the engine's documents per part: small parts fill and are sealed
+ * (checkpointed and reopened) while the batches are written, so kills land inside those too.
  */
 import type { PutItem } from '../../src/search/indexer.ts';
 
@@ -44,7 +46,8 @@ if (process.argv[2]) {
   const { DEFAULTS } = await import('../../src/main/config.ts');
   const { openRuntime } = await import('../../src/main/runtime.ts');
   const { Indexer } = await import('../../src/search/indexer.ts');
-  const rt = await openRuntime({ ...DEFAULTS, dataDir: process.argv[2], logLevel: 'silent' });
+  const engine = process.argv[5] ? { partDocuments: Number(process.argv[5]) } : DEFAULTS.engine;
+  const rt = await openRuntime({ ...DEFAULTS, dataDir: process.argv[2], logLevel: 'silent', engine });
   const indexer = new Indexer(rt.ctx, { checkpointIds: Number(process.argv[4] ?? 600) });
   const report = await indexer.rebuild();
   process.stdout.write(`opened ${report.mode}\n`);

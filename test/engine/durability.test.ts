@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { DEFAULTS } from '../../src/main/config.ts';
 import { openRuntime } from '../../src/main/runtime.ts';
 import { Indexer } from '../../src/search/indexer.ts';
-import { ReferenceEngine } from '../../src/engine/index.ts';
+import { ReferenceEngine, type PartedEngine } from '../../src/engine/index.ts';
 import { compileQuery } from '../../src/query/index.ts';
 import type { ResolvedQuery } from '../../src/query/resolved.ts';
 import { batchOf } from './durability-child.ts';
@@ -35,19 +35,23 @@ const QUERIES = [
   'labels: batch-3',
 ];
 
-test('killed at random moments while writing: after restart the engine agrees with the store', { timeout: 600_000 }, async () => {
+/** With `partDocuments`, the index is made of parts that fill and are sealed while the child writes. */
+async function killAndCheck(partDocuments?: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-durability-'));
+  const engine = partDocuments === undefined ? DEFAULTS.engine : { partDocuments };
+  let parts = 0;
   try {
     const acked = new Set<number>();
     let next = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      const killed = await runAndKill(CHILD, [dir, String(next), String(300 + Math.floor(Math.random() * 900))], 200, 2500);
+      const childArgs = [dir, String(next), String(300 + Math.floor(Math.random() * 900)), ...(partDocuments === undefined ? [] : [String(partDocuments)])];
+      const killed = await runAndKill(CHILD, childArgs, 200, 2500);
       const run = { acked: killed.acked, opened: /^opened (\w+)$/m.exec(killed.out)?.[1] ?? '' };
       assert.equal(run.opened, round === 0 ? 'store' : 'segments', `round ${round}: how the child opened`);
       for (const n of run.acked) acked.add(n);
       next = Math.max(next, ...run.acked) + 1;
 
-      const rt = await openRuntime({ ...DEFAULTS, dataDir: dir, logLevel: 'silent' });
+      const rt = await openRuntime({ ...DEFAULTS, dataDir: dir, logLevel: 'silent', engine });
       try {
         const report = await rt.indexer.rebuild();
         assert.equal(report.mode, 'segments', `round ${round}: segments were usable (${report.reason ?? ''})`);
@@ -65,6 +69,7 @@ test('killed at random moments while writing: after restart the engine agrees wi
           if (b.index === 'hosts') for (const it of b.items) assert.ok(have.has(it.id), `round ${round}: acknowledged ${it.id} (batch ${n}) is searchable`);
         }
         assert.equal(rt.engine.size('hosts'), await rt.store.documents.count('hosts'));
+        parts = Math.max(parts, (rt.engine as PartedEngine).parts.length);
         assert.equal(rt.engine.size('certificates'), await rt.store.documents.count('certificates'));
 
         // The same answers as an engine loaded from the whole store.
@@ -86,7 +91,12 @@ test('killed at random moments while writing: after restart the engine agrees wi
       }
     }
     assert.ok(acked.size >= ROUNDS, 'the children made progress');
+    if (partDocuments !== undefined) assert.ok(parts >= 3, `the index was made of several parts (${parts})`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-});
+}
+
+test('killed at random moments while writing: after restart the engine agrees with the store', { timeout: 600_000 }, () => killAndCheck());
+
+test('the same with an index of parts of 400 documents, sealed while the child writes', { timeout: 600_000 }, () => killAndCheck(400));

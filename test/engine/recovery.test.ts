@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS } from '../../src/main/config.ts';
@@ -12,12 +12,15 @@ import { openRuntime } from '../../src/main/runtime.ts';
 import { compileQuery } from '../../src/query/index.ts';
 import { batchOf } from './durability-child.ts';
 import { damageHostsBlocks } from './engine-helpers.ts';
+import type { PartedEngine } from '../../src/engine/index.ts';
+import { INCOMPLETE_FILE } from '../../src/engine/embedded/parted-directory.ts';
 import { buildApp } from '../../src/api/app.ts';
 import { ensureAdmin } from '../../src/main/admin-account.ts';
 
-test('a damaged block met while serving: the index is rebuilt from the store', { timeout: 120_000 }, async () => {
+/** With `partDocuments`, the index is made of parts and the damage is in the last one. */
+async function damageAndRecover(partDocuments?: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-recovery-'));
-  const config = { ...DEFAULTS, dataDir: dir, logLevel: 'silent' };
+  const config = { ...DEFAULTS, dataDir: dir, logLevel: 'silent', engine: partDocuments === undefined ? DEFAULTS.engine : { partDocuments } };
   try {
     const first = await openRuntime(config);
     await first.indexer.rebuild();
@@ -30,8 +33,10 @@ test('a damaged block met while serving: the index is rebuilt from the store', {
     const expected = first.engine.search('hosts', { query: q.query, limit: 10 });
     await first.close();
 
+    const parts = (first.engine as PartedEngine).parts.length;
+    if (partDocuments !== undefined) assert.ok(parts >= 3, `several parts (${parts})`);
     const engineDir = join(dir, 'engine');
-    damageHostsBlocks(engineDir, 997);
+    damageHostsBlocks(parts === 1 ? engineDir : join(engineDir, `part-${String(parts - 1).padStart(4, '0')}`), 997);
 
     const rt = await openRuntime(config);
     try {
@@ -55,6 +60,7 @@ test('a damaged block met while serving: the index is rebuilt from the store', {
       assert.equal(rt.engine.persistence!.broken, undefined, 'rebuilt');
       assert.deepEqual(rt.engine.search('hosts', { query: q.query, limit: 10 }), expected);
       assert.equal(rt.engine.size('hosts'), await rt.store.documents.count('hosts'));
+      assert.equal(existsSync(join(engineDir, INCOMPLETE_FILE)), false, 'the reload reached its checkpoint');
     } finally {
       await rt.close();
     }
@@ -70,4 +76,8 @@ test('a damaged block met while serving: the index is rebuilt from the store', {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-});
+}
+
+test('a damaged block met while serving: the index is rebuilt from the store', { timeout: 120_000 }, () => damageAndRecover());
+
+test('the same in the last part of an index made of parts', { timeout: 120_000 }, () => damageAndRecover(200));

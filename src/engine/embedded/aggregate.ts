@@ -10,7 +10,7 @@
 import type { FieldDef } from '../../model/field-def.ts';
 import type { AggregateResult } from '../search-engine.ts';
 import { keyString } from '../reference/typed-value.ts';
-import { compareBuckets, type Bucket } from '../reference/buckets.ts';
+import { keepBest, type Bucket } from '../reference/buckets.ts';
 import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import type { IndexData, NestedPart } from './index-data.ts';
 import { liveGroupCounts } from './live-group-counts.ts';
@@ -147,17 +147,15 @@ function withoutUnits(slot: Slot, view: TypedView, perGroup: Float64Array, total
   return total;
 }
 
-export function aggregateField(
-  data: IndexData,
-  match: Bitmap,
-  field: FieldDef | undefined,
-  numBuckets: number,
-  strategy: AggregateStrategy,
-): AggregateResult {
-  const none = { total: 0, totalOmitted: 0, buckets: [] };
-  if (!field || match.isEmpty) return none;
+/** The counts per typed group of a field over a query's units, before any bucket is chosen. */
+interface FieldCounts extends Counts {
+  readonly view: TypedView;
+}
+
+function fieldCounts(data: IndexData, match: Bitmap, field: FieldDef | undefined, strategy: AggregateStrategy): FieldCounts | undefined {
+  if (!field || match.isEmpty) return undefined;
   const at = data.slotAt(field.docPath);
-  if (!at?.slot) return none;
+  if (!at?.slot) return undefined;
   const { part, slot } = at;
   const scope = part ? part.scope : data.docs;
   const view = slot.view(field.type);
@@ -184,6 +182,20 @@ export function aggregateField(
     const total = pseudo ? withoutUnits(slot, view, perGroup, kept.total, pseudo) : kept.total;
     counts = rest ? { perGroup, total: total - rest.total, minus: rest.perGroup } : { perGroup, total };
   }
+  return { ...counts, view };
+}
+
+export function aggregateField(
+  data: IndexData,
+  match: Bitmap,
+  field: FieldDef | undefined,
+  numBuckets: number,
+  strategy: AggregateStrategy,
+): AggregateResult {
+  const counts = fieldCounts(data, match, field, strategy);
+  if (!counts) return { total: 0, totalOmitted: 0, buckets: [] };
+  const { view } = counts;
+  const groups = view.groupKey.length;
   const { perGroup, total, minus } = counts;
   const minusLength = minus ? Math.min(groups, minus.length) : 0;
 
@@ -198,18 +210,30 @@ export function aggregateField(
     if (count === 0) continue;
     counted += count;
     if (k === 0 || (buckets.length === k && count < buckets[k - 1].count)) continue;
-    const b = { key: keyString(field.type, view.groupKey[g]), count };
-    if (buckets.length === k && compareBuckets(b, buckets[k - 1]) >= 0) continue;
-    let lo = 0;
-    let hi = buckets.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareBuckets(buckets[mid], b) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    buckets.splice(lo, 0, b);
-    if (buckets.length > k) buckets.pop();
+    keepBest(buckets, { key: keyString(field!.type, view.groupKey[g]), count }, k);
   }
   const shown = buckets.reduce((s, b) => s + b.count, 0);
   return { total, totalOmitted: counted - shown, buckets };
+}
+
+/**
+ * Every group of the field with a count over the query's units, unordered, with the total as in
+ * aggregateField: what an engine made of several parts sums per key before choosing buckets
+ * (parted-engine.ts), since no part's top buckets alone say which keys lead overall.
+ */
+export function groupCounts(data: IndexData, match: Bitmap, field: FieldDef | undefined, strategy: AggregateStrategy): { total: number; keys: string[]; counts: number[] } {
+  const counts = fieldCounts(data, match, field, strategy);
+  const keys: string[] = [];
+  const out: number[] = [];
+  if (!counts) return { total: 0, keys, counts: out };
+  const { view, perGroup, minus } = counts;
+  const groups = view.groupKey.length;
+  const minusLength = minus ? Math.min(groups, minus.length) : 0;
+  for (let g = 0; g < groups; g++) {
+    const count = g < minusLength ? perGroup[g] - minus![g] : perGroup[g];
+    if (count === 0) continue;
+    keys.push(keyString(field!.type, view.groupKey[g]));
+    out.push(count);
+  }
+  return { total: counts.total, keys, counts: out };
 }

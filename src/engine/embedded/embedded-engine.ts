@@ -16,7 +16,7 @@ import type {
   SearchResult,
 } from '../search-engine.ts';
 import type { EngineCatalogues } from '../reference/reference-engine.ts';
-import { aggregateField, type AggregateStrategy } from './aggregate.ts';
+import { aggregateField, groupCounts, type AggregateStrategy } from './aggregate.ts';
 import { Evaluator } from './evaluate.ts';
 import { IndexData, type CompactionPolicy } from './index-data.ts';
 import { searchPage, type PageStrategy } from './search-page.ts';
@@ -84,6 +84,16 @@ export class EmbeddedEngine implements SearchEngine {
     return this.data[index].docs.liveCount;
   }
 
+  /** Whether the index holds a live document with this id. */
+  has(index: IndexName, id: string): boolean {
+    return this.guarded(() => this.data[index].idToDoc.has(id));
+  }
+
+  /** Document ids given out so far, tombstones included (what a part of a PartedEngine counts toward its size). */
+  idCount(index: IndexName): number {
+    return this.data[index].docs.idCount;
+  }
+
   search(index: IndexName, request: SearchRequest): SearchResult {
     this.available();
     return this.guarded(() => {
@@ -100,6 +110,16 @@ export class EmbeddedEngine implements SearchEngine {
       const match = new Evaluator(data).docs(request.query);
       const field = this.catalogues[index].get(request.field);
       return aggregateField(data, match, field, request.numBuckets, this.options.aggregateStrategy ?? 'auto');
+    });
+  }
+
+  /** Every key's count for an aggregation, unordered (see groupCounts): a PartedEngine sums them over its parts. */
+  groupCounts(index: IndexName, request: Omit<AggregateRequest, 'numBuckets'>): { total: number; keys: string[]; counts: number[] } {
+    this.available();
+    return this.guarded(() => {
+      const data = this.data[index];
+      const match = new Evaluator(data).docs(request.query);
+      return groupCounts(data, match, this.catalogues[index].get(request.field), this.options.aggregateStrategy ?? 'auto');
     });
   }
 

@@ -131,7 +131,7 @@ function readPidFile(file: string): { pid: number; writtenMs: number; text: stri
   }
 }
 
-function fsyncDir(dir: string): void {
+export function fsyncDir(dir: string): void {
   const fd = openSync(dir, 'r');
   try {
     fsyncSync(fd);
@@ -141,7 +141,7 @@ function fsyncDir(dir: string): void {
 }
 
 /** Writes `data` to `file` atomically: temporary file, fsync, rename, fsync of the directory. */
-function writeFileAtomic(dir: string, file: string, data: string): void {
+export function writeFileAtomic(dir: string, file: string, data: string): void {
   const tmp = join(dir, `${file}.tmp`);
   const fd = openSync(tmp, 'w');
   try {

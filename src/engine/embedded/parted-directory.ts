@@ -1,0 +1,235 @@
+/**
+ * The persistence of a PartedEngine: every part keeps its own segments in its own directory
+ * (engine-directory.ts), part 0 in the engine directory itself and part k in `part-NNNN/` under
+ * it; one journal, part 0's, names every id written (docs/ARCHITECTURE.md, "Engine parts").
+ *
+ * Why it stays consistent:
+ * - A checkpoint writes parts 1.. first and part 0 last: only part 0's checkpoint drops journals,
+ *   so every id a journal names is in some part's segments before the journal goes.
+ * - A part that never checkpointed (created, then killed) opens empty: its documents were
+ *   written after part 0's last checkpoint, so part 0's journal names them and they are re-read.
+ * - A load of the whole store (first start, damage, a long tail) seals parts as it goes, which
+ *   writes their segments before the load is done: `INCOMPLETE` is written first and removed by
+ *   the checkpoint that ends the load, and a start that finds it loads the store again.
+ */
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IndexName } from '../../model/field-def.ts';
+import type { CheckpointInfo, EnginePersistence, OpenResult } from '../search-engine.ts';
+import type { EmbeddedEngine } from './embedded-engine.ts';
+import type { EngineDirectory } from './engine-directory.ts';
+import { fsyncDir, MANIFEST_FILE, writeFileAtomic } from './engine-directory.ts';
+
+/** Present while a load of the whole store into the parts has not reached its checkpoint. */
+export const INCOMPLETE_FILE = 'parts-incomplete';
+
+const PART_DIR = /^part-(\d{4,})$/;
+
+/** Part k's directory: part 0 is the engine directory itself (so directories written before parts existed open as one part). */
+export function partDir(dir: string, k: number): string {
+  return k === 0 ? dir : join(dir, `part-${String(k).padStart(4, '0')}`);
+}
+
+/** What the directory needs of its engine: the parts, and making new ones. */
+export interface PartsHost {
+  parts: EmbeddedEngine[];
+  readonly reopened: Set<EmbeddedEngine>;
+  newPart(k: number): EmbeddedEngine;
+}
+
+function dirOf(part: EmbeddedEngine): EngineDirectory {
+  const p = part.persistence;
+  if (!p) throw new Error('a part of a persistent engine has no directory');
+  return p;
+}
+
+export class PartedDirectory implements EnginePersistence {
+  constructor(
+    readonly dir: string,
+    private readonly host: PartsHost,
+  ) {
+    // Damage in part 0 empties it: the other parts go too, so the reload starts from nothing.
+    this.first.onCorrupt(() => this.startOver(false));
+  }
+
+  /** Part 0's directory: it holds the journal. */
+  private get first(): EngineDirectory {
+    return dirOf(this.host.parts[0]);
+  }
+
+  journal(index: IndexName, ids: readonly string[]): void {
+    this.first.journal(index, ids);
+  }
+
+  journalDurably(index: IndexName, ids: readonly string[]): Promise<void> | undefined {
+    return this.first.journalDurably(index, ids);
+  }
+
+  storeOnly(): void {
+    this.first.storeOnly();
+  }
+
+  journalUnknown(): void {
+    this.first.journalUnknown();
+  }
+
+  applied(index: IndexName, ids: readonly string[]): void {
+    this.first.applied(index, ids);
+  }
+
+  get pending(): number {
+    return this.first.pending;
+  }
+
+  get opened(): boolean {
+    return this.first.opened;
+  }
+
+  get broken(): Error | undefined {
+    for (const p of this.host.parts) if (p.persistence?.broken) return p.persistence.broken;
+    return undefined;
+  }
+
+  open(): OpenResult {
+    const started = performance.now();
+    const incomplete = existsSync(join(this.dir, INCOMPLETE_FILE));
+    const first = this.first.open();
+    if (!first.loaded) {
+      this.startOver(true);
+      return first;
+    }
+    if (incomplete) {
+      this.startOver(true);
+      return { loaded: false, reason: 'an earlier load of the whole store into the index did not finish' };
+    }
+    for (const k of this.partNumbers()) {
+      const part = this.host.newPart(k);
+      this.watch(part);
+      this.host.parts.push(part);
+      const p = dirOf(part);
+      const r = p.open();
+      if (r.loaded) {
+        // Parts other than the first journal nothing: opened, they hold what their segments say.
+        p.dirty = false;
+        continue;
+      }
+      // Created and killed before its first checkpoint: part 0's journal names its documents.
+      if (!existsSync(join(p.dir, MANIFEST_FILE))) continue;
+      this.startOver(true);
+      return { loaded: false, reason: `part ${k}: ${r.reason}` };
+    }
+    let documents = 0;
+    for (const part of this.host.parts) documents += part.size('hosts') + part.size('certificates');
+    return { loaded: true, tail: first.tail, documents, ms: performance.now() - started };
+  }
+
+  /** The numbers of the part directories on disk (part 0 aside), ascending. */
+  private partNumbers(): number[] {
+    if (!existsSync(this.dir)) return [];
+    return readdirSync(this.dir)
+      .map((name) => PART_DIR.exec(name))
+      .filter((m) => m !== null)
+      .map((m) => Number(m[1]))
+      .sort((a, b) => a - b);
+  }
+
+  /** A part made while the engine is open: opened (empty) so that it can checkpoint. */
+  opening(part: EmbeddedEngine): void {
+    this.watch(part);
+    if (this.opened) dirOf(part).open();
+  }
+
+  /** Damage met in a part other than the first is handled as damage in the first. */
+  private watch(part: EmbeddedEngine): void {
+    dirOf(part).onCorrupt((err) => {
+      this.startOver(false);
+      this.first.corrupted(err);
+    });
+  }
+
+  /**
+   * A full part: checkpointed and served from its segments from now on. Skipped while the engine
+   * is not open or is being rebuilt after damage (no checkpoint may list a partial index then).
+   */
+  seal(part: EmbeddedEngine): void {
+    const p = dirOf(part);
+    if (!this.opened || !p.opened || this.broken || p.shared) return;
+    p.checkpoint();
+    if (p.reopen()) this.host.reopened.add(part);
+  }
+
+  /**
+   * Back to part 0 alone, for a load of the whole store: INCOMPLETE first, then every other part
+   * forgotten and its directory removed (a part left on disk would be opened next time).
+   */
+  private startOver(resetFirst: boolean): void {
+    if (existsSync(this.dir) && !this.first.shared) {
+      writeFileAtomic(this.dir, INCOMPLETE_FILE, 'a load of the whole store into the index has not reached its checkpoint\n');
+    }
+    for (const part of this.host.parts.slice(1)) {
+      const p = dirOf(part);
+      p.reset();
+      p.close();
+      if (!p.shared) rmSync(p.dir, { recursive: true, force: true });
+    }
+    // Parts on disk that were never opened (open() stops at the first it cannot trust).
+    if (!this.first.shared) for (const k of this.partNumbers()) rmSync(partDir(this.dir, k), { recursive: true, force: true });
+    if (resetFirst) this.first.reset();
+    this.host.parts = [this.host.parts[0]];
+    this.host.reopened.clear();
+  }
+
+  reset(): void {
+    this.startOver(true);
+  }
+
+  /**
+   * Parts 1.. first, part 0 (and its journals) last; then, when nothing is broken, the load
+   * this may end is complete.
+   */
+  checkpoint(full = false): CheckpointInfo {
+    const started = performance.now();
+    let bytes = 0;
+    for (let k = this.host.parts.length - 1; k >= 1; k--) {
+      const p = dirOf(this.host.parts[k]);
+      if (p.dirty || full) bytes += p.checkpoint(full).bytes;
+    }
+    const info = this.first.checkpoint(full);
+    this.complete();
+    return { generation: info.generation, bytes: bytes + info.bytes, ms: performance.now() - started };
+  }
+
+  private complete(): void {
+    const file = join(this.dir, INCOMPLETE_FILE);
+    if (this.broken || this.first.shared || !this.first.opened || !existsSync(file)) return;
+    rmSync(file, { force: true });
+    fsyncDir(this.dir);
+  }
+
+  onCorrupt(listener: (err: Error) => void): void {
+    this.first.onCorrupt(listener);
+  }
+
+  journaledSinceBroken(): ReadonlyMap<IndexName, readonly string[]> {
+    return this.first.journaledSinceBroken();
+  }
+
+  rebuilt(): void {
+    for (const part of this.host.parts) dirOf(part).rebuilt();
+  }
+
+  reopen(): boolean {
+    let all = true;
+    for (const part of this.host.parts) {
+      if (this.host.reopened.has(part)) continue;
+      if (dirOf(part).reopen()) this.host.reopened.add(part);
+      else all = false;
+    }
+    return all;
+  }
+
+  /** Closes every part's files and journal without a checkpoint (the engine's close() checkpoints). */
+  close(): void {
+    for (const part of this.host.parts) dirOf(part).close();
+  }
+}

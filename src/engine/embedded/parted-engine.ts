@@ -1,0 +1,115 @@
+/**
+ * The embedded engine over many documents: an index made of parts, each an EmbeddedEngine of
+ * at most `partDocuments` documents per index with its own segments (docs/ARCHITECTURE.md,
+ * "Engine parts"). A new document goes to the newest part; once that part is full it is
+ * checkpointed and reopened from its segments (a restart's memory instead of a load's) and a
+ * new part is started, so a load of any size holds one part's build in memory at a time. A
+ * document stays in the part that first indexed it. Queries run on every part and are combined
+ * (merge-parts.ts); with one part, which is every index up to `partDocuments`, they go straight
+ * to it.
+ */
+import type { IndexName } from '../../model/field-def.ts';
+import type { AggregateRequest, AggregateResult, Doc, SearchEngine, SearchRequest, SearchResult } from '../search-engine.ts';
+import type { EngineCatalogues } from '../reference/reference-engine.ts';
+import { EmbeddedEngine, type EmbeddedEngineOptions } from './embedded-engine.ts';
+import { mergeGroupCounts, mergePages } from './merge-parts.ts';
+import { PartedDirectory, partDir, type PartsHost } from './parted-directory.ts';
+
+/**
+ * Documents per index in one part. Loading a part builds its dictionaries and postings in the
+ * JavaScript heap: about 2.3 GB at 1M hosts, where node's default heap limit here is 4.1 GB, and
+ * 5.5-5.8 GB resident at the load's peak (docs/BENCHMARK.md). 1.1M keeps a load within that
+ * limit whatever the index's size, and the 1M-host benchmark corpus (1.05M documents) in one part.
+ */
+export const DEFAULT_PART_DOCUMENTS = 1_100_000;
+
+export interface PartedEngineOptions extends EmbeddedEngineOptions {
+  /** Documents (per index, tombstones included) a part takes before new documents go to a new part. */
+  readonly partDocuments?: number;
+}
+
+export class PartedEngine implements SearchEngine, PartsHost {
+  readonly name = 'embedded';
+  parts: EmbeddedEngine[];
+  readonly persistence: PartedDirectory | undefined;
+  private readonly capacity: number;
+  /** Parts serving from segments they were reopened from, unchanged since: a reopen() skips them. */
+  readonly reopened = new Set<EmbeddedEngine>();
+
+  constructor(private readonly catalogues: EngineCatalogues, private readonly options: PartedEngineOptions = {}) {
+    const capacity = options.partDocuments ?? DEFAULT_PART_DOCUMENTS;
+    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`partDocuments must be a positive integer, got ${capacity}`);
+    this.capacity = capacity;
+    this.parts = [this.newPart(0)];
+    this.persistence = options.dir === undefined ? undefined : new PartedDirectory(options.dir, this);
+  }
+
+  newPart(k: number): EmbeddedEngine {
+    const { partDocuments: _, dir, ...rest } = this.options;
+    return new EmbeddedEngine(this.catalogues, { ...rest, ...(dir === undefined ? {} : { dir: partDir(dir, k) }) });
+  }
+
+  /** The part holding `id`, if any (newest first: recent documents are the likeliest to change). */
+  private partOf(index: IndexName, id: string): EmbeddedEngine | undefined {
+    for (let k = this.parts.length - 1; k >= 0; k--) if (this.parts[k].has(index, id)) return this.parts[k];
+    return undefined;
+  }
+
+  /** The newest part, or a new one when it is full (the full one sealed first). */
+  private partForNew(index: IndexName): EmbeddedEngine {
+    const last = this.parts[this.parts.length - 1];
+    if (last.idCount(index) < this.capacity) return last;
+    this.persistence?.seal(last);
+    const part = this.newPart(this.parts.length);
+    this.persistence?.opening(part);
+    this.parts.push(part);
+    return part;
+  }
+
+  upsert(index: IndexName, id: string, doc: Doc): void {
+    const part = this.parts.length === 1 && this.parts[0].idCount(index) < this.capacity ? this.parts[0] : (this.partOf(index, id) ?? this.partForNew(index));
+    this.reopened.delete(part);
+    part.upsert(index, id, doc);
+  }
+
+  remove(index: IndexName, id: string): void {
+    const part = this.partOf(index, id);
+    if (!part) return;
+    this.reopened.delete(part);
+    part.remove(index, id);
+  }
+
+  size(index: IndexName): number {
+    let n = 0;
+    for (const p of this.parts) n += p.size(index);
+    return n;
+  }
+
+  search(index: IndexName, request: SearchRequest): SearchResult {
+    if (this.parts.length === 1) return this.parts[0].search(index, request);
+    return mergePages(
+      this.parts.map((p) => p.search(index, request)),
+      request,
+    );
+  }
+
+  aggregate(index: IndexName, request: AggregateRequest): AggregateResult {
+    if (this.parts.length === 1) return this.parts[0].aggregate(index, request);
+    return mergeGroupCounts(
+      this.parts.map((p) => p.groupCounts(index, request)),
+      request.numBuckets,
+    );
+  }
+
+  async warm(signal: AbortSignal): Promise<void> {
+    for (const p of [...this.parts]) {
+      if (signal.aborted) return;
+      await p.warm(signal);
+    }
+  }
+
+  /** A clean close: parts 1.. first, each written whole if it changed, then part 0 (whose checkpoint drops the journals). */
+  async close(): Promise<void> {
+    for (let k = this.parts.length - 1; k >= 0; k--) await this.parts[k].close();
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * An index made of parts (parted-engine.ts, parted-directory.ts) through the runtime as `serve`
+ * uses it: a load of the whole store seals full parts as it goes, a restart opens every part, a
+ * load that never reached its checkpoint is done again, and a part made after the last
+ * checkpoint and lost comes back from part 0's journal.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULTS, type Config } from '../../src/main/config.ts';
+import { openRuntime, type Runtime } from '../../src/main/runtime.ts';
+import { Indexer, type RebuildReport } from '../../src/search/indexer.ts';
+import { ReferenceEngine, type PartedEngine } from '../../src/engine/index.ts';
+import { INCOMPLETE_FILE } from '../../src/engine/embedded/parted-directory.ts';
+import { compileQuery } from '../../src/query/index.ts';
+import { batchOf } from './durability-child.ts';
+
+const QUERIES = ['*', 'services.service_name: HTTP', 'not services.port: 22', 'services: (service_name: HTTP and port: 8080)', 'nginx', 'labels: batch-3'];
+
+function configOf(dir: string, partDocuments: number): Config {
+  return { ...DEFAULTS, dataDir: dir, logLevel: 'silent', engine: { partDocuments } };
+}
+
+const partsOf = (rt: Runtime) => (rt.engine as PartedEngine).parts.length;
+const partDirs = (dir: string) => readdirSync(join(dir, 'engine')).filter((n) => n.startsWith('part-'));
+
+/** Same totals, first hits and port buckets as a reference engine loaded from the whole store. */
+async function agreesWithStore(rt: Runtime): Promise<void> {
+  const ref = new ReferenceEngine(rt.ctx.catalogues);
+  await new Indexer({ ...rt.ctx, engine: ref }).rebuild();
+  assert.equal(rt.engine.size('hosts'), ref.size('hosts'));
+  assert.equal(rt.engine.size('certificates'), ref.size('certificates'));
+  for (const text of QUERIES) {
+    const c = compileQuery(text, rt.ctx.catalogues.hosts);
+    assert.ok(c.ok, text);
+    for (const sort of [[], [{ field: 'services.port', descending: true }]]) {
+      const a = rt.engine.search('hosts', { query: c.query, limit: 25, sort });
+      const e = ref.search('hosts', { query: c.query, limit: 25, sort });
+      assert.deepEqual(a, e, text);
+    }
+    const request = { query: c.query, field: 'services.port', numBuckets: 3 };
+    assert.deepEqual(rt.engine.aggregate('hosts', request), ref.aggregate('hosts', request), text);
+  }
+}
+
+/** A store of batches 0..n-1 written by a process that never opened the engine (as `periscope ingest` does). */
+async function storeOnlyBatches(dir: string, partDocuments: number, n: number): Promise<void> {
+  const writer = await openRuntime(configOf(dir, partDocuments), { storeOnly: true });
+  await writeBatches(writer, 0, n);
+  await writer.close();
+}
+
+/** Starts as `serve` does after a kill: checks how the index came up, then that it agrees with the store. */
+async function restartAndCheck(dir: string, partDocuments: number, check: (report: RebuildReport) => void): Promise<void> {
+  const rt = await openRuntime(configOf(dir, partDocuments));
+  try {
+    check(await rt.indexer.rebuild());
+    await agreesWithStore(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+/** Writes batches from..to-1 through the Indexer. */
+async function writeBatches(rt: Runtime, from: number, to: number): Promise<void> {
+  for (let n = from; n < to; n++) {
+    const b = batchOf(n);
+    await rt.indexer.put(b.index, b.items);
+  }
+}
+
+test('a load of the whole store seals full parts as it goes; a restart opens them all', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-parts-'));
+  try {
+    await storeOnlyBatches(dir, 250, 12);
+
+    const rt = await openRuntime(configOf(dir, 250));
+    try {
+      const report = await rt.indexer.rebuild();
+      assert.equal(report.mode, 'store');
+      assert.ok(partsOf(rt) >= 4, `parts: ${partsOf(rt)}`);
+      // Every part serves from its segments (a restart's memory), the full ones since they were sealed.
+      assert.equal((rt.engine as PartedEngine).reopened.size, partsOf(rt));
+      assert.equal(existsSync(join(dir, 'engine', INCOMPLETE_FILE)), false);
+      await agreesWithStore(rt);
+    } finally {
+      await rt.close();
+    }
+
+    const again = await openRuntime(configOf(dir, 250));
+    try {
+      const report = await again.indexer.rebuild();
+      assert.equal(report.mode, 'segments');
+      assert.equal(partsOf(again), partDirs(dir).length + 1);
+      await agreesWithStore(again);
+      // Writes after the restart: updates stay in their parts, new hosts go to the newest.
+      await writeBatches(again, 12, 20);
+      await agreesWithStore(again);
+    } finally {
+      await again.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a load that never reached its checkpoint is done again at the next start', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-parts-'));
+  try {
+    await storeOnlyBatches(dir, 200, 8);
+
+    // Opened, then loaded by hand without the final checkpoint, then abandoned as a kill would.
+    const killed = await openRuntime(configOf(dir, 200));
+    const p = killed.engine.persistence!;
+    assert.equal(p.open().loaded, false);
+    for await (const batch of killed.store.documents.scan('hosts', 100)) for (const h of batch) killed.engine.upsert('hosts', h.id, h.doc);
+    assert.ok(partsOf(killed) >= 3);
+    assert.ok(partDirs(dir).length >= 2, 'sealed parts were written');
+    assert.ok(existsSync(join(dir, 'engine', INCOMPLETE_FILE)));
+
+    await restartAndCheck(dir, 200, (report) => {
+      assert.equal(report.mode, 'store');
+      assert.match(report.reason ?? '', /did not finish/);
+    });
+    await killed.store.close?.();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a part made after the last checkpoint and lost: its documents come back from the journal', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-parts-'));
+  try {
+    const first = await openRuntime(configOf(dir, 300));
+    await first.indexer.rebuild();
+    await writeBatches(first, 0, 3);
+    await first.close();
+
+    // More hosts than part 0 takes: part 0 is sealed and a new part starts; no checkpoint covers
+    // the new part, and the process is abandoned as a kill would leave it.
+    const killed = await openRuntime(configOf(dir, 300));
+    assert.equal((await killed.indexer.rebuild()).mode, 'segments');
+    const indexer = new Indexer(killed.ctx, { checkpointIds: 1_000_000 });
+    for (let n = 3; n < 9; n++) {
+      const b = batchOf(n);
+      await indexer.put(b.index, b.items);
+    }
+    const parts = partsOf(killed);
+    assert.ok(parts >= 2, `parts: ${parts}`);
+    const newest = join(dir, 'engine', `part-${String(parts - 1).padStart(4, '0')}`);
+    assert.equal(existsSync(join(newest, 'manifest.json')), false, 'the newest part was never checkpointed');
+
+    await restartAndCheck(dir, 300, (report) => {
+      assert.equal(report.mode, 'segments');
+      assert.ok(report.replayed > 0);
+    });
+    await killed.store.close?.();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
