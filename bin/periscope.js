@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources through tsx's loader, so the command works straight from a checkout.
 import { spawn } from 'node:child_process';
+import { totalmem } from 'node:os';
 
 /**
  * `ingest` allocates short-lived objects on its main thread faster than node's default young
@@ -23,18 +24,28 @@ const YOUNG_GENERATION = '--max-semi-space-size=64';
  */
 const MMAP_THRESHOLD = ['MALLOC_MMAP_THRESHOLD_', '131072'];
 
+/**
+ * `serve` builds its search index in node's heap one part at a time (about 2.3 GB for a part of
+ * 1M documents), next to the ids of every part already built (about 0.1 GB per million) and what
+ * queries derive: past a few million documents that nears node's default limit here (4.1 GB),
+ * and reaching it kills the server. It runs with half the machine's memory as its limit instead
+ * (never less than 4 GB), unless the operator gave one (docs/ARCHITECTURE.md, "Engine parts").
+ */
+const OLD_SPACE = `--max-old-space-size=${Math.max(4096, Math.floor(totalmem() / 2 / 2 ** 20))}`;
+
 /** Set in the relaunched command, so it knows to stop when its launcher is gone. */
 const LAUNCHED = 'PERISCOPE_LAUNCHED';
 
-function hasYoungGenerationFlag() {
+function hasFlag(name) {
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  return given.some((a) => a.startsWith('--max-semi-space-size'));
+  return given.some((a) => a.startsWith(name));
 }
 
 function relaunchWith() {
   if (process.env[LAUNCHED] !== undefined) return undefined;
   const command = process.argv[2];
-  const flags = (command === 'ingest' || command === 'serve') && !hasYoungGenerationFlag() ? [YOUNG_GENERATION] : [];
+  const flags = (command === 'ingest' || command === 'serve') && !hasFlag('--max-semi-space-size') ? [YOUNG_GENERATION] : [];
+  if (command === 'serve' && !hasFlag('--max-old-space-size')) flags.push(OLD_SPACE);
   const env = {};
   if (command === 'serve' && process.platform === 'linux' && process.env[MMAP_THRESHOLD[0]] === undefined) env[MMAP_THRESHOLD[0]] = MMAP_THRESHOLD[1];
   if (flags.length === 0 && Object.keys(env).length === 0) return undefined;

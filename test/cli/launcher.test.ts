@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -80,7 +80,7 @@ async function startServe(dir: string, env: NodeJS.ProcessEnv) {
   return launcher;
 }
 
-test('serve runs with MALLOC_MMAP_THRESHOLD_ set and a larger young generation, and stops when its launcher is killed', async () => {
+test('serve runs with MALLOC_MMAP_THRESHOLD_ set, a larger young generation and heap, and stops when its launcher is killed', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-relaunch-'));
   const launcher = await startServe(dir, ENV);
   const [child] = childrenOf(launcher.pid!);
@@ -89,7 +89,10 @@ test('serve runs with MALLOC_MMAP_THRESHOLD_ set and a larger young generation, 
     const env = environOf(child);
     assert.equal(env.get('MALLOC_MMAP_THRESHOLD_'), '131072');
     assert.equal(environOf(launcher.pid!).has('MALLOC_MMAP_THRESHOLD_'), false, 'the launcher itself runs without it');
-    assert.ok(readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').includes('--max-semi-space-size=64'), 'the server runs with --max-semi-space-size=64');
+    const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
+    assert.ok(cmdline.includes('--max-semi-space-size=64'), 'the server runs with --max-semi-space-size=64');
+    const heap = cmdline.find((a) => a.startsWith('--max-old-space-size='));
+    assert.equal(heap, `--max-old-space-size=${Math.max(4096, Math.floor(totalmem() / 2 / 2 ** 20))}`, 'the server\'s heap limit is half the machine\'s memory');
     // SIGKILL cannot be forwarded: the server notices its launcher is gone and stops.
     launcher.kill('SIGKILL');
     for (let i = 0; i < 400 && alive(child); i++) await sleep(50);
@@ -102,9 +105,9 @@ test('serve runs with MALLOC_MMAP_THRESHOLD_ set and a larger young generation, 
   }
 });
 
-test('serve keeps an operator\'s MALLOC_MMAP_THRESHOLD_ and young generation, and is not relaunched for them', async () => {
+test('serve keeps an operator\'s MALLOC_MMAP_THRESHOLD_, young generation and heap limit, and is not relaunched for them', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-relaunch-'));
-  const launcher = await startServe(dir, { ...ENV, MALLOC_MMAP_THRESHOLD_: '262144', NODE_OPTIONS: '--max-semi-space-size=32' });
+  const launcher = await startServe(dir, { ...ENV, MALLOC_MMAP_THRESHOLD_: '262144', NODE_OPTIONS: '--max-semi-space-size=32 --max-old-space-size=3072' });
   try {
     assert.deepEqual(childrenOf(launcher.pid!), [], 'the server runs in the process started');
     assert.equal(environOf(launcher.pid!).get('MALLOC_MMAP_THRESHOLD_'), '262144');
