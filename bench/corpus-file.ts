@@ -14,6 +14,11 @@ export interface CorpusEntry {
   readonly doc: Doc;
 }
 
+/** Certificates the demo generator makes for a corpus of `hosts` (the stream makes the same). */
+export function certificatesFor(hosts: number): number {
+  return Math.min(2000, Math.max(100, Math.ceil(hosts / 100)));
+}
+
 export interface CorpusInfo {
   readonly path: string;
   readonly generated: boolean;
@@ -26,7 +31,7 @@ export async function ensureCorpus(dir: string, hosts: number, seed: number, onP
   const started = performance.now();
   const tmp = `${path}.${process.pid}.tmp`;
   const out = createWriteStream(tmp);
-  const demo = demoStream({ hosts, certificates: Math.min(2000, Math.max(100, Math.ceil(hosts / 100))), seed });
+  const demo = demoStream({ hosts, certificates: certificatesFor(hosts), seed });
   let done = 0;
   for (const host of demo.hosts) {
     const last = host.versions[host.versions.length - 1];

@@ -26,16 +26,20 @@ export interface BenchOptions {
   readonly stageSample: number;
   /** `--http --cpu-profile FILE`: a V8 CPU profile of the server's thread during the search scenario. */
   readonly cpuProfile: string | undefined;
+  /** `--stream`: the corpus generated on a worker thread as it is read, not written to a file first (Periscope alone). */
+  readonly stream: boolean;
+  /** Documents per part of Periscope's index (the product's default unless given). */
+  readonly partDocuments: number | undefined;
 }
 
 export type ParsedOptions = { ok: true; options: BenchOptions } | { ok: false; error: string };
 
 export const USAGE = `usage: npm run bench -- [--hosts N] [--engines periscope,duckdb,postgres,sqlite] [--runs R]
-       [--warmups W] [--budget SECONDS] [--out FILE] [--http [--duration SECONDS] [--data-dir DIR] [--cpu-profile FILE]] [--seed S] [--postgres URL] [--yes]
+       [--warmups W] [--budget SECONDS] [--out FILE] [--http [--duration SECONDS] [--data-dir DIR] [--cpu-profile FILE]] [--seed S] [--postgres URL] [--part-documents N] [--stream] [--yes]
        npm run bench -- --ingest [--records N] [--ingest-stages [--stage-sample N]] [--seed S] [--out FILE]`;
 
 export function parseOptions(argv: readonly string[]): ParsedOptions {
-  const o = { hosts: 1_000_000, engines: [...ALL_ENGINES] as EngineName[], runs: 30, warmups: 3, budgetMs: 20_000, out: undefined as string | undefined, http: false, duration: 10, dataDir: undefined as string | undefined, seed: 1, postgresUrl: undefined as string | undefined, yes: false, ingest: false, records: 1_000_000, ingestStages: false, stageSample: 20_000, cpuProfile: undefined as string | undefined };
+  const o = { hosts: 1_000_000, engines: [...ALL_ENGINES] as EngineName[], runs: 30, warmups: 3, budgetMs: 20_000, out: undefined as string | undefined, http: false, duration: 10, dataDir: undefined as string | undefined, seed: 1, postgresUrl: undefined as string | undefined, yes: false, ingest: false, records: 1_000_000, ingestStages: false, stageSample: 20_000, cpuProfile: undefined as string | undefined, partDocuments: undefined as number | undefined, stream: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = (): string | undefined => argv[++i];
@@ -51,12 +55,14 @@ export function parseOptions(argv: readonly string[]): ParsedOptions {
       case '--budget': r = int('--budget', 1); if (typeof r === 'number') o.budgetMs = r * 1000; break;
       case '--duration': r = int('--duration', 1); if (typeof r === 'number') o.duration = r; break;
       case '--seed': r = int('--seed', 0); if (typeof r === 'number') o.seed = r; break;
+      case '--part-documents': r = int('--part-documents', 1); if (typeof r === 'number') o.partDocuments = r; break;
       case '--out': o.out = value(); if (!o.out) r = '--out needs a file'; break;
       case '--postgres': o.postgresUrl = value(); if (!o.postgresUrl) r = '--postgres needs a URL'; break;
       case '--http': o.http = true; break;
       case '--data-dir': o.dataDir = value(); if (!o.dataDir) r = '--data-dir needs a directory'; break;
       case '--cpu-profile': o.cpuProfile = value(); if (!o.cpuProfile) r = '--cpu-profile needs a file'; break;
       case '--yes': o.yes = true; break;
+      case '--stream': o.stream = true; break;
       case '--ingest': o.ingest = true; break;
       case '--ingest-stages': o.ingest = true; o.ingestStages = true; break;
       case '--records': r = int('--records', 1); if (typeof r === 'number') o.records = r; break;
@@ -73,6 +79,7 @@ export function parseOptions(argv: readonly string[]): ParsedOptions {
     }
     if (typeof r === 'string') return { ok: false, error: r };
   }
+  if (o.stream && (o.http || o.ingest || o.engines.length !== 1 || o.engines[0] !== 'periscope')) return { ok: false, error: '--stream is for Periscope alone: add --engines periscope (not with --http or --ingest)' };
   if (!o.engines.includes('periscope')) o.engines.unshift('periscope');
   return { ok: true, options: o };
 }

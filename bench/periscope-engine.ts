@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmbeddedEngine } from '../src/engine/index.ts';
+import { PartedEngine } from '../src/engine/index.ts';
 import type { ResolvedQuery } from '../src/query/index.ts';
 import { compileQuery } from '../src/query/index.ts';
 import { catalogueFor } from '../src/model/field-catalogue.ts';
@@ -15,10 +15,17 @@ export class PeriscopeEngine implements BenchEngine {
   private readonly catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
   // Persistent from the start, as a server's engine is: a first start finds no segments and loads.
   readonly dir = mkdtempSync(join(tmpdir(), 'periscope-bench-engine-'));
-  private engine = new EmbeddedEngine(this.catalogues, { dir: this.dir });
+  private engine: PartedEngine;
 
-  constructor() {
+  /** `partDocuments`: documents per part of the index (the product's default when undefined). */
+  constructor(readonly partDocuments?: number) {
+    this.engine = new PartedEngine(this.catalogues, { dir: this.dir, partDocuments });
     this.engine.persistence!.open();
+  }
+
+  /** Parts the index is made of. */
+  get parts(): number {
+    return this.engine.parts.length;
   }
   // Compiled once: the bench measures the engine, not the parser.
   private readonly compiled = new Map<string, ResolvedQuery>();
@@ -40,15 +47,30 @@ export class PeriscopeEngine implements BenchEngine {
   persistAndReopen(): { checkpointMs: number; bytes: number; openMs: number } {
     const cp = this.engine.persistence!.checkpoint();
     this.engine.persistence!.close();
-    this.engine = undefined as unknown as EmbeddedEngine;
+    this.engine = undefined as unknown as PartedEngine;
     globalThis.gc?.();
-    const reopened = new EmbeddedEngine(this.catalogues, { dir: this.dir });
+    const reopened = new PartedEngine(this.catalogues, { dir: this.dir, partDocuments: this.partDocuments });
     const t = performance.now();
     const r = reopened.persistence!.open();
     const openMs = performance.now() - t;
     if (!r.loaded) throw new Error(`segments did not open: ${r.reason}`);
     this.engine = reopened;
     return { checkpointMs: cp.ms, bytes: cp.bytes, openMs };
+  }
+
+  /** Drops the engine (files closed, no checkpoint), so that a fresh process can be measured without this one's memory beside it. */
+  suspend(): void {
+    this.engine.persistence!.close();
+    this.engine = undefined as unknown as PartedEngine;
+    globalThis.gc?.();
+  }
+
+  /** Opens the segments again after suspend(). */
+  resume(): void {
+    const engine = new PartedEngine(this.catalogues, { dir: this.dir, partDocuments: this.partDocuments });
+    const r = engine.persistence!.open();
+    if (!r.loaded) throw new Error(`segments did not open: ${r.reason}`);
+    this.engine = engine;
   }
 
   compile(text: string): ResolvedQuery {

@@ -5,8 +5,10 @@
  * (argv[4]: warm-ups, runs, budget). Prints one JSON line: open time, resident memory after
  * opening and after the first pass, p50 and p99 per query. Run by bench/run.ts; a fresh process
  * keeps the figures free of the bench's own engines and of the garbage its load left behind.
+ * argv[5]: documents per part (JSON, null for the default); argv[6] `first-part`: open part 0
+ * alone, an index of the first documents only, to compare one part with all of them in one run.
  */
-import { EmbeddedEngine } from '../src/engine/index.ts';
+import { EmbeddedEngine, PartedEngine } from '../src/engine/index.ts';
 import { compileQuery } from '../src/query/index.ts';
 import { catalogueFor } from '../src/model/field-catalogue.ts';
 import { aggregations, PAGE, queryMix, TOP_BUCKETS, type QueryParams } from './query-mix.ts';
@@ -17,7 +19,8 @@ const params = JSON.parse(process.argv[3]!) as QueryParams;
 const timing = process.argv[4] ? (JSON.parse(process.argv[4]) as TimeOptions) : undefined;
 const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
 const rssStart = process.memoryUsage().rss;
-const engine = new EmbeddedEngine(catalogues, { dir });
+const partDocuments = process.argv[5] ? ((JSON.parse(process.argv[5]) as number | null) ?? undefined) : undefined;
+const engine: EmbeddedEngine | PartedEngine = process.argv[6] === 'first-part' ? new EmbeddedEngine(catalogues, { dir }) : new PartedEngine(catalogues, { dir, partDocuments });
 const t = performance.now();
 const opened = engine.persistence!.open();
 const openMs = performance.now() - t;
@@ -54,4 +57,4 @@ if (timing) {
   }
 }
 engine.persistence!.close();
-process.stdout.write(JSON.stringify({ documents: opened.documents, openMs, passMs, firstMs, rssStart, rssOpen, rssAfterPass, timings }) + '\n');
+process.stdout.write(JSON.stringify({ parts: engine instanceof PartedEngine ? engine.parts.length : 1, documents: opened.documents, openMs, passMs, firstMs, rssStart, rssOpen, rssAfterPass, timings }) + '\n');

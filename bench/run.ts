@@ -13,13 +13,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchEngine } from './bench-engine.ts';
 import { compareBuckets, compareSearch, type Mismatch } from './check-agreement.ts';
-import { ensureCorpus, readCorpus } from './corpus-file.ts';
+import { ensureCorpus, readCorpus, type CorpusEntry } from './corpus-file.ts';
+import { streamCorpus } from './corpus-stream.ts';
 import { DuckDbEngine } from './duckdb-engine.ts';
 import { fmtMs, fmtRatio, formatTable } from './format-table.ts';
 import { runHttpMode } from './http-mode.ts';
 import { runIngestMode } from './ingest-mode.ts';
 import { parseOptions, type BenchOptions, type EngineName } from './parse-options.ts';
 import { PeriscopeEngine } from './periscope-engine.ts';
+import { DEFAULT_PART_DOCUMENTS } from '../src/engine/index.ts';
 import { pickParams } from './pick-params.ts';
 import { PostgresEngine, DEFAULT_POSTGRES_URL } from './postgres-engine.ts';
 import { aggregations, queryMix, type AggSpec, type BenchQuery, type Bucket, type QueryParams, type SearchAnswer } from './query-mix.ts';
@@ -37,6 +39,21 @@ const BATCH = 5000;
  */
 const PERISCOPE_BATCH = 200;
 const MB = 2 ** 20;
+const STREAM_PARAMS_HOSTS = 1_000_000;
+
+/** Logs a load's progress every million documents (a 10M load takes an hour). */
+async function* progress(batches: AsyncIterable<CorpusEntry[]>, name: string): AsyncGenerator<CorpusEntry[]> {
+  let n = 0;
+  const started = performance.now();
+  for await (const batch of batches) {
+    const before = n;
+    n += batch.length;
+    if (Math.floor(n / 1_000_000) > Math.floor(before / 1_000_000)) {
+      log(`  ${name}: ${n.toLocaleString('en')} documents, ${(n / ((performance.now() - started) / 1000)).toFixed(0)} docs/s, resident ${(process.memoryUsage().rss / MB).toFixed(0)} MB (peak ${((process.resourceUsage().maxRSS * 1024) / MB).toFixed(0)} MB)`);
+    }
+    yield batch;
+  }
+}
 
 // Rough rates measured on the 2-core development machine (20k-100k runs), for the estimate only.
 const RATE = { generate: 2000, periscope: 1200, duckdb: 2400, postgres: 1000, sqlite: 850, http: 1300 } as const;
@@ -48,7 +65,7 @@ function log(msg: string): void {
 
 function makeEngine(name: EngineName, params: QueryParams, o: BenchOptions): BenchEngine {
   switch (name) {
-    case 'periscope': return new PeriscopeEngine();
+    case 'periscope': return new PeriscopeEngine(o.partDocuments);
     case 'duckdb': return new DuckDbEngine(params);
     case 'postgres': return new PostgresEngine(params, o.postgresUrl ?? DEFAULT_POSTGRES_URL);
     case 'sqlite': return new SqliteEngine(params);
@@ -56,6 +73,7 @@ function makeEngine(name: EngineName, params: QueryParams, o: BenchOptions): Ben
 }
 
 interface RestartFigures {
+  readonly parts: number;
   readonly documents: number;
   readonly openMs: number;
   readonly passMs: number;
@@ -68,10 +86,10 @@ interface RestartFigures {
 }
 
 /** Opens the segments in a fresh process (bench/periscope-restart.ts), as a restarted server does. */
-function restartChild(dir: string, params: QueryParams, timing: TimeOptions): Promise<RestartFigures> {
+function restartChild(dir: string, params: QueryParams, timing: TimeOptions, partDocuments: number | undefined, firstPart = false): Promise<RestartFigures> {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'periscope-restart.ts');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', script, dir, JSON.stringify(params), JSON.stringify({ warmups: timing.warmups, runs: timing.runs, budgetMs: timing.budgetMs })], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', script, dir, JSON.stringify(params), JSON.stringify({ warmups: timing.warmups, runs: timing.runs, budgetMs: timing.budgetMs }), JSON.stringify(partDocuments ?? null), ...(firstPart ? ['first-part'] : [])], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`restart child failed: ${stderr || err.message}`));
       resolve(JSON.parse(stdout.trim().split('\n').pop()!) as RestartFigures);
     });
@@ -125,9 +143,10 @@ async function main(): Promise<number> {
   }
   const started = new Date();
   log(`corpus: ${o.hosts} hosts, seed ${o.seed}`);
-  const corpus = await ensureCorpus(OUT_DIR, o.hosts, o.seed, (n) => log(`  generated ${n} hosts`));
-  log(corpus.generated ? `corpus generated in ${(corpus.ms / 1000).toFixed(1)} s: ${corpus.path}` : `corpus reused: ${corpus.path}`);
-  const params = await pickParams(readCorpus(corpus.path, BATCH), o.seed);
+  const corpus = o.stream ? { path: '(generated as read, --stream)', generated: false, ms: 0 } : await ensureCorpus(OUT_DIR, o.hosts, o.seed, (n) => log(`  generated ${n} hosts`));
+  if (!o.stream) log(corpus.generated ? `corpus generated in ${(corpus.ms / 1000).toFixed(1)} s: ${corpus.path}` : `corpus reused: ${corpus.path}`);
+  // Streamed, the parameters come from the corpus's first million hosts (a second full pass would double the run).
+  const params = await pickParams(o.stream ? streamCorpus(o.hosts, o.seed, BATCH, STREAM_PARAMS_HOSTS) : readCorpus(corpus.path, BATCH), o.seed);
   log(`parameters: ${JSON.stringify({ cidr: params.cidr, domain: params.domain, phrase: params.phrase, term: params.term })}`);
 
   if (o.http) return runHttpMode(o, corpus.path, params, OUT_DIR, started);
@@ -138,13 +157,17 @@ async function main(): Promise<number> {
   let rssAfterReopen = 0;
   let periscopeRate = 0;
   let restart: { checkpointMs: number; bytes: number; openMs: number; child: RestartFigures } | undefined;
+  /** An index of several parts: its first part alone, restarted and timed the same way (one part against all, in one run). */
+  let firstPart: RestartFigures | undefined;
+  let peakRssAfterPeriscope = 0;
   try {
     for (const name of o.engines) {
       const engine = makeEngine(name, params, o);
       log(`loading ${name}...`);
       const t = performance.now();
       try {
-        const docs = await engine.load(readCorpus(corpus.path, name === 'periscope' ? PERISCOPE_BATCH : BATCH));
+        const batches = o.stream ? streamCorpus(o.hosts, o.seed, PERISCOPE_BATCH) : readCorpus(corpus.path, name === 'periscope' ? PERISCOPE_BATCH : BATCH);
+        const docs = await engine.load(progress(batches, name));
         const ms = performance.now() - t;
         loads[name] = { docs, ms, docsPerSecond: docs / (ms / 1000) };
         engines.push(engine);
@@ -152,8 +175,9 @@ async function main(): Promise<number> {
         if (name === 'periscope') {
           globalThis.gc?.();
           rssAfterPeriscope = process.memoryUsage().rss;
+          peakRssAfterPeriscope = process.resourceUsage().maxRSS * 1024;
           periscopeRate = docs / (ms / 1000);
-          log(`  periscope resident memory after load: ${(rssAfterPeriscope / MB).toFixed(0)} MB`);
+          log(`  periscope resident memory after load: ${(rssAfterPeriscope / MB).toFixed(0)} MB (peak so far ${(peakRssAfterPeriscope / MB).toFixed(0)} MB), ${(engine as PeriscopeEngine).parts} part(s)`);
           const cp = (engine as PeriscopeEngine).persistAndReopen();
           // What a server holds once its load is checkpointed and served from the segments
           // (Indexer.rebuild's reopen), in this process: the load's structures collected.
@@ -161,12 +185,20 @@ async function main(): Promise<number> {
           rssAfterReopen = process.memoryUsage().rss;
           log(`  periscope resident memory after the checkpoint and reopen, in this process: ${(rssAfterReopen / MB).toFixed(0)} MB`);
           log(`  periscope checkpoint ${(cp.checkpointMs / 1000).toFixed(1)} s (${(cp.bytes / MB).toFixed(0)} MB of segments); reopening in a fresh process...`);
-          restart = { ...cp, child: await restartChild((engine as PeriscopeEngine).dir, params, o) };
+          // The children are measured without this process's engine beside them (at 10M hosts both would not fit).
+          (engine as PeriscopeEngine).suspend();
+          restart = { ...cp, child: await restartChild((engine as PeriscopeEngine).dir, params, o, o.partDocuments) };
           log(
             `  restart: segments opened in ${(restart.child.openMs / 1000).toFixed(2)} s (in this process: ${(cp.openMs / 1000).toFixed(2)} s), ` +
               `resident memory ${(restart.child.rssOpen / MB).toFixed(0)} MB, after a first pass over the mix ${(restart.child.rssAfterPass / MB).toFixed(0)} MB ` +
               `(pass ${(restart.child.passMs / 1000).toFixed(2)} s); the timed queries run on the reopened engine`,
           );
+          if (restart.child.parts > 1) {
+            log(`  ${restart.child.parts} parts: timing the first part alone in a fresh process...`);
+            firstPart = await restartChild((engine as PeriscopeEngine).dir, params, o, o.partDocuments, true);
+            log(`  first part: ${firstPart.documents} documents, opened in ${(firstPart.openMs / 1000).toFixed(2)} s, resident after a pass ${(firstPart.rssAfterPass / MB).toFixed(0)} MB`);
+          }
+          (engine as PeriscopeEngine).resume();
         }
       } catch (e) {
         const error = e instanceof Error ? e.message : String(e);
@@ -253,23 +285,34 @@ async function main(): Promise<number> {
     // The same queries timed in the restarted process (a fresh heap), beside this process's.
     const restarted = (r: Row) => restart?.child.timings?.[r.name];
     const restartedGm = (rows: Row[]) => geomean(rows.map((r) => restarted(r)?.p50 ?? NaN));
+    const first = (r: Row) => firstPart?.timings?.[r.name];
+    const firstGm = (rows: Row[]) => geomean(rows.map((r) => first(r)?.p50 ?? NaN));
     const table = (title: string, rows: Row[], g: Record<string, number>) => {
-      const extra = restart ? ['restarted p50', 'p99'] : [];
+      const extra = [...(restart ? ['restarted p50', 'p99'] : []), ...(firstPart ? ['first part p50', 'all/first'] : [])];
       const header = ['', 'hits', ...names.flatMap((n) => [`${n} p50`, 'p99']), ...extra, ...baselines.map((b) => `${b.name}/periscope`)];
       const body = rows.map((r) => [
         r.name + (r.mismatches.length > 0 ? ' (MISMATCH)' : ''),
         String(r.reference),
         ...names.flatMap((n) => [fmtMs(r.timings[n]?.p50), fmtMs(r.timings[n]?.p99)]),
         ...(restart ? [fmtMs(restarted(r)?.p50), fmtMs(restarted(r)?.p99)] : []),
+        ...(firstPart ? [fmtMs(first(r)?.p50), fmtRatio((restarted(r)?.p50 ?? NaN) / (first(r)?.p50 ?? NaN))] : []),
         ...baselines.map((b) => fmtRatio(r.ratios[b.name])),
       ]);
-      body.push(['geometric mean', '', ...names.flatMap((n) => [fmtMs(g[n]), '']), ...(restart ? [fmtMs(restartedGm(rows)), ''] : []), ...baselines.map((b) => fmtRatio(g[b.name]! / g.periscope!))]);
+      body.push([
+        'geometric mean',
+        '',
+        ...names.flatMap((n) => [fmtMs(g[n]), '']),
+        ...(restart ? [fmtMs(restartedGm(rows)), ''] : []),
+        ...(firstPart ? [fmtMs(firstGm(rows)), fmtRatio(restartedGm(rows) / firstGm(rows))] : []),
+        ...baselines.map((b) => fmtRatio(g[b.name]! / g.periscope!)),
+      ]);
       return `${title} (ms)\n${formatTable(header, body)}`;
     };
     const docs = (loads.periscope as { docs: number }).docs;
     console.log(`\nPeriscope benchmark: ${docs.toLocaleString('en')} host documents (--hosts ${o.hosts}, seed ${o.seed}), ${cpus().length} cores, node ${process.version}`);
     console.log(`loads: ${Object.entries(loads).map(([n, l]) => ('error' in l ? `${n} failed (${l.error})` : `${n} ${(l.ms / 1000).toFixed(1)} s (${l.docsPerSecond.toFixed(0)} docs/s)`)).join(', ')}`);
-    console.log(`Periscope resident memory after load: ${(rssAfterPeriscope / MB).toFixed(0)} MB; once checkpointed and reopened from the segments, in the same process: ${(rssAfterReopen / MB).toFixed(0)} MB`);
+    console.log(`Periscope resident memory after load: ${(rssAfterPeriscope / MB).toFixed(0)} MB (peak ${(peakRssAfterPeriscope / MB).toFixed(0)} MB); once checkpointed and reopened from the segments, in the same process: ${(rssAfterReopen / MB).toFixed(0)} MB`);
+    if (firstPart) console.log(`Periscope index in ${restart!.child.parts} parts of at most ${(o.partDocuments ?? DEFAULT_PART_DOCUMENTS).toLocaleString('en')} documents; 'first part' times its first part alone (${firstPart.documents.toLocaleString('en')} documents) in a fresh process`);
     if (restart) {
       const c = restart.child;
       console.log(
@@ -295,6 +338,8 @@ async function main(): Promise<number> {
       periscopeRssAfterLoadBytes: rssAfterPeriscope,
       periscopeRssAfterReopenBytes: rssAfterReopen,
       periscopeRestart: restart ?? null,
+      periscopeFirstPart: firstPart ?? null,
+      periscopePeakRssAfterLoadBytes: peakRssAfterPeriscope,
       gate: { ok: mismatches.length === 0, mismatches },
       queries: queryRows,
       aggregations: aggRows,
