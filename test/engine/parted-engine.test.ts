@@ -6,16 +6,19 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS, type Config } from '../../src/main/config.ts';
 import { openRuntime, type Runtime } from '../../src/main/runtime.ts';
 import { Indexer, type RebuildReport } from '../../src/search/indexer.ts';
-import { ReferenceEngine, type PartedEngine } from '../../src/engine/index.ts';
+import { PartedEngine, ReferenceEngine } from '../../src/engine/index.ts';
+import { catalogueFor } from '../../src/model/field-catalogue.ts';
 import { INCOMPLETE_FILE } from '../../src/engine/embedded/parted-directory.ts';
 import { compileQuery } from '../../src/query/index.ts';
 import { batchOf } from './durability-child.ts';
+
+const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
 
 const QUERIES = ['*', 'services.service_name: HTTP', 'not services.port: 22', 'services: (service_name: HTTP and port: 8080)', 'nginx', 'labels: batch-3'];
 
@@ -150,13 +153,76 @@ test('a part made after the last checkpoint and lost: its documents come back fr
     const parts = partsOf(killed);
     assert.ok(parts >= 2, `parts: ${parts}`);
     const newest = join(dir, 'engine', `part-${String(parts - 1).padStart(4, '0')}`);
-    assert.equal(existsSync(join(newest, 'manifest.json')), false, 'the newest part was never checkpointed');
+    const manifest = JSON.parse(readFileSync(join(newest, 'manifest.json'), 'utf8'));
+    assert.equal(manifest.segments.hosts.documents, 0, 'the newest part was checkpointed only when it was made, empty');
 
     await restartAndCheck(dir, 300, (report) => {
       assert.equal(report.mode, 'segments');
       assert.ok(report.replayed > 0);
     });
     await killed.store.close?.();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('part 0 filled while the journal is replayed: sealing it keeps the journals, and a kill then loses nothing', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-parts-'));
+  try {
+    const first = await openRuntime(configOf(dir, 400));
+    await first.indexer.rebuild();
+    await writeBatches(first, 0, 2);
+    await first.close();
+    // Journaled by a writer that never indexed them: the next start replays them, and they fill part 0.
+    const writer = await openRuntime(configOf(dir, 400), { storeOnly: true });
+    await writeBatches(writer, 2, 6);
+    await writer.close();
+
+    const killed = await openRuntime(configOf(dir, 400));
+    assert.equal((await killed.indexer.rebuild()).mode, 'segments');
+    assert.ok(partsOf(killed) >= 2, 'part 0 was sealed during the replay');
+    const journals = readdirSync(join(dir, 'engine')).filter((n) => n.startsWith('journal-'));
+    assert.ok(journals.length > 0, 'the journals being replayed are still there');
+
+    await restartAndCheck(dir, 400, (report) => {
+      assert.equal(report.mode, 'segments');
+      assert.ok(report.replayed > 0);
+    });
+    await killed.store.close?.();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('removed and written again into a newer part, saved in the wrong order before a kill: the replay leaves one copy', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-parts-'));
+  try {
+    const doc = (ip: string, port: number) => ({ ip, services: [{ port, service_name: 'HTTP', transport_protocol: 'TCP' }] });
+    const ips = ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4'];
+    const engine = new PartedEngine(catalogues, { dir: join(dir, 'engine'), partDocuments: 2 });
+    const p = engine.persistence!;
+    assert.equal(p.open().loaded, false);
+    for (const ip of ips) engine.upsert('hosts', ip, doc(ip, 80));
+    p.checkpoint();
+    assert.equal(engine.parts.length, 2);
+    // 10.0.0.1 leaves part 0 and comes back into part 1, which alone is saved before the "kill".
+    p.journal('hosts', ['10.0.0.1']);
+    engine.remove('hosts', '10.0.0.1');
+    engine.upsert('hosts', '10.0.0.1', doc('10.0.0.1', 443));
+    engine.parts[1].persistence!.checkpoint();
+    p.close();
+
+    const again = new PartedEngine(catalogues, { dir: join(dir, 'engine'), partDocuments: 2 });
+    const opened = again.persistence!.open();
+    assert.ok(opened.loaded);
+    assert.deepEqual(opened.tail.get('hosts'), ['10.0.0.1']);
+    // What Indexer.refresh does with a journaled id: the current version, written again.
+    again.upsert('hosts', '10.0.0.1', doc('10.0.0.1', 443));
+    assert.equal(again.size('hosts'), 4);
+    const all = compileQuery('services.port: 443', catalogues.hosts);
+    assert.ok(all.ok);
+    assert.deepEqual(again.search('hosts', { query: all.query, limit: 10 }).hits.map((h) => h.id), ['10.0.0.1']);
+    again.persistence!.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -596,10 +596,15 @@ export class EngineDirectory implements EnginePersistence {
     this.sinceBroken = undefined;
   }
 
-  /** With `full`, every index is written whole (a merge on the event loop, as at a clean close). */
-  checkpoint(full = false): CheckpointInfo {
+  /**
+   * With `full`, every index is written whole (a merge on the event loop, as at a clean close).
+   * With `keepJournals`, the segments are written and listed but every journal stays, still to be
+   * replayed at the next open: a part of a PartedEngine sealed while other parts hold documents
+   * its journals name (parted-directory.ts).
+   */
+  checkpoint(full = false, keepJournals = false): CheckpointInfo {
     try {
-      return this.write(full);
+      return this.write(full, keepJournals);
     } catch (err) {
       // What the failed checkpoint wrote is not listed: the next one writes the whole index.
       for (const index of INDEXES) this.data[index].forgetChanges();
@@ -615,7 +620,7 @@ export class EngineDirectory implements EnginePersistence {
    * (or with `full`) a full segment replacing the chain. Deltas grown past MERGE_SHARE of their
    * full segment are merged into a new one by a worker thread (merge()).
    */
-  private write(full: boolean): CheckpointInfo {
+  private write(full: boolean, keepJournals = false): CheckpointInfo {
     if (!this.opened) throw new Error('checkpoint before open(): the engine does not hold the whole store');
     // Emptied after a damaged block, the engine holds part of the store at most until the
     // Indexer's reload calls rebuilt(): listing that as the segments (a write reaching the
@@ -628,19 +633,21 @@ export class EngineDirectory implements EnginePersistence {
     const generation = (this.manifest?.generation ?? 0) + 1;
     // Rotate the journal: what this process journaled so far is covered by the new segments,
     // except ids whose store write has not reached the engine yet, which move to the new journal.
-    if (this.journalFd !== undefined) {
+    if (this.journalFd !== undefined && !keepJournals) {
       closeSync(this.journalFd);
       this.covered.add(this.journalName!);
       this.journalFd = undefined;
       this.journalName = undefined;
     }
-    for (const index of INDEXES) {
-      const ids = [...this.unapplied[index].keys()];
-      if (ids.length > 0) this.appendJournal(index, ids);
-    }
-    if (this.unknownSeen) {
-      this.appendRecord('["*"]');
-      this.unknownInCurrent = true;
+    if (!keepJournals) {
+      for (const index of INDEXES) {
+        const ids = [...this.unapplied[index].keys()];
+        if (ids.length > 0) this.appendJournal(index, ids);
+      }
+      if (this.unknownSeen) {
+        this.appendRecord('["*"]');
+        this.unknownInCurrent = true;
+      }
     }
     const segments = {} as Record<IndexName, SegmentEntry>;
     let bytes = 0;
@@ -650,7 +657,9 @@ export class EngineDirectory implements EnginePersistence {
       const prev = this.manifest?.segments[index];
       // A failed merge, or a chain no merge could shorten, is merged here, on the event loop.
       const merge = this.mergeFailed.has(index) || (prev?.deltas?.length ?? 0) >= MAX_DELTAS;
-      if (!full && !merge && prev && data.deltaReady) {
+      // Over an empty segment (a part of a PartedEngine is saved empty when it is made) a delta
+      // would be the whole index anyway, and would start a merge at once.
+      if (!full && !merge && prev && data.savedDocuments > 0 && data.deltaReady) {
         if (!data.changedSinceSaved.changed) {
           segments[index] = prev;
           continue;
@@ -672,9 +681,11 @@ export class EngineDirectory implements EnginePersistence {
     for (const index of INDEXES) this.data[index].markSaved();
     for (const index of INDEXES) if (!segments[index].deltas?.length) this.mergeFailed.delete(index);
     // The new state is durable: older segments, leftovers of killed checkpoints and covered journals go.
-    this.removeStale();
-    this.covered = new Set();
-    this.pending = 0;
+    this.removeStale(!keepJournals);
+    if (!keepJournals) {
+      this.covered = new Set();
+      this.pending = 0;
+    }
     this.dirty = false;
     for (const index of INDEXES) this.maybeMerge(index);
     return { generation, bytes, ms: performance.now() - started };

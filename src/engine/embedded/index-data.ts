@@ -320,6 +320,11 @@ export class IndexData {
   }
 
   /** Documents indexed and posting adds recorded since the last checkpoint (the size of the next delta). */
+  /** Documents the segments hold (ids given out before the last save or restore). */
+  get savedDocuments(): number {
+    return this.savedDocs;
+  }
+
   get changedSinceSaved(): { changed: boolean; docs: number; adds: number } {
     let adds = this.docs.trackedAdds + this.fulltext.trackedAdds;
     for (const part of this.nested.values()) adds += part.scope.trackedAdds;

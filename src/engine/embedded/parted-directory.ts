@@ -4,10 +4,18 @@
  * it; one journal, part 0's, names every id written (docs/ARCHITECTURE.md, "Engine parts").
  *
  * Why it stays consistent:
- * - A checkpoint writes parts 1.. first and part 0 last: only part 0's checkpoint drops journals,
- *   so every id a journal names is in some part's segments before the journal goes.
- * - A part that never checkpointed (created, then killed) opens empty: its documents were
- *   written after part 0's last checkpoint, so part 0's journal names them and they are re-read.
+ * - A checkpoint writes parts 1.. first and part 0 last, and only that checkpoint of part 0 drops
+ *   journals (sealing part 0 keeps them): every id a journal names is in some part's segments
+ *   before the journal goes.
+ * - A new part is checkpointed empty as soon as it is made, so that it always has a manifest: its
+ *   documents come later, after part 0's last checkpoint, and part 0's journal names them. A part
+ *   without one (damage removed it, or a kill came within that first checkpoint) cannot be told
+ *   from a damaged one, and the store is loaded again.
+ * - A document is in one part only: a write of an id replaces it in the newest part holding it and
+ *   removes it from any other (a copy left in an older part by a removal and a write again, whose
+ *   parts were saved in the other order before a kill, goes when the journal replays the id).
+ * - A process that shares the directory with a live owner (EngineDirectory.shared) never makes
+ *   parts: its new documents go to the newest part it opened, whatever its size.
  * - A load of the whole store (first start, damage, a long tail) seals parts as it goes, which
  *   writes their segments before the load is done: `INCOMPLETE` is written first and removed by
  *   the checkpoint that ends the load, and a start that finds it loads the store again.
@@ -18,7 +26,7 @@ import type { IndexName } from '../../model/field-def.ts';
 import type { CheckpointInfo, EnginePersistence, OpenResult } from '../search-engine.ts';
 import type { EmbeddedEngine } from './embedded-engine.ts';
 import type { EngineDirectory } from './engine-directory.ts';
-import { fsyncDir, MANIFEST_FILE, writeFileAtomic } from './engine-directory.ts';
+import { fsyncDir, writeFileAtomic } from './engine-directory.ts';
 
 /** Present while a load of the whole store into the parts has not reached its checkpoint. */
 export const INCOMPLETE_FILE = 'parts-incomplete';
@@ -102,21 +110,28 @@ export class PartedDirectory implements EnginePersistence {
       this.startOver(true);
       return { loaded: false, reason: 'an earlier load of the whole store into the index did not finish' };
     }
-    for (const k of this.partNumbers()) {
-      const part = this.host.newPart(k);
-      this.watch(part);
-      this.host.parts.push(part);
-      const p = dirOf(part);
-      const r = p.open();
-      if (r.loaded) {
-        // Parts other than the first journal nothing: opened, they hold what their segments say.
-        p.dirty = false;
-        continue;
+    const numbers = this.partNumbers();
+    for (let i = 0; i < numbers.length; i++) {
+      const k = numbers[i];
+      let reason: string | undefined;
+      if (k !== i + 1) reason = `part ${i + 1} is missing`;
+      else {
+        const part = this.host.newPart(k);
+        this.watch(part);
+        this.host.parts.push(part);
+        try {
+          const r = part.persistence!.open();
+          if (!r.loaded) reason = `part ${k}: ${r.reason}`;
+        } catch (err) {
+          reason = `part ${k}: ${(err as Error).message}`;
+        }
       }
-      // Created and killed before its first checkpoint: part 0's journal names its documents.
-      if (!existsSync(join(p.dir, MANIFEST_FILE))) continue;
-      this.startOver(true);
-      return { loaded: false, reason: `part ${k}: ${r.reason}` };
+      if (reason !== undefined) {
+        this.startOver(true);
+        return { loaded: false, reason };
+      }
+      // Parts other than the first journal nothing: opened, they hold what their segments say.
+      dirOf(this.host.parts[this.host.parts.length - 1]).dirty = false;
     }
     let documents = 0;
     for (const part of this.host.parts) documents += part.size('hosts') + part.size('certificates');
@@ -133,10 +148,18 @@ export class PartedDirectory implements EnginePersistence {
       .sort((a, b) => a - b);
   }
 
-  /** A part made while the engine is open: opened (empty) so that it can checkpoint. */
+  /** Another live process owns the directory: this one never makes parts (see above). */
+  get shared(): boolean {
+    return this.first.shared;
+  }
+
+  /** A part made while the engine is open: opened, and checkpointed empty so that it has a manifest from the start. */
   opening(part: EmbeddedEngine): void {
     this.watch(part);
-    if (this.opened) dirOf(part).open();
+    if (!this.opened) return;
+    const p = dirOf(part);
+    p.open();
+    p.checkpoint();
   }
 
   /** Damage met in a part other than the first is handled as damage in the first. */
@@ -148,13 +171,16 @@ export class PartedDirectory implements EnginePersistence {
   }
 
   /**
-   * A full part: checkpointed and served from its segments from now on. Skipped while the engine
-   * is not open or is being rebuilt after damage (no checkpoint may list a partial index then).
+   * A full part: checkpointed, keeping every journal (other parts may not hold what they name
+   * yet), and served from its segments from now on. Also while the store is reloaded after damage
+   * (INCOMPLETE is there meanwhile), except part 0, which writes nothing until the reload is done.
    */
   seal(part: EmbeddedEngine): void {
     const p = dirOf(part);
-    if (!this.opened || !p.opened || this.broken || p.shared) return;
-    p.checkpoint();
+    if (!this.opened || !p.opened || p.shared) return;
+    // Whole: a delta over the empty segment written when the part was made would start a merge,
+    // and a part being merged is not reopened.
+    p.checkpoint(true, true);
     if (p.reopen()) this.host.reopened.add(part);
   }
 

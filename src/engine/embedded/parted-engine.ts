@@ -49,16 +49,10 @@ export class PartedEngine implements SearchEngine, PartsHost {
     return new EmbeddedEngine(this.catalogues, { ...rest, ...(dir === undefined ? {} : { dir: partDir(dir, k) }) });
   }
 
-  /** The part holding `id`, if any (newest first: recent documents are the likeliest to change). */
-  private partOf(index: IndexName, id: string): EmbeddedEngine | undefined {
-    for (let k = this.parts.length - 1; k >= 0; k--) if (this.parts[k].has(index, id)) return this.parts[k];
-    return undefined;
-  }
-
-  /** The newest part, or a new one when it is full (the full one sealed first). */
+  /** The newest part, or a new one when it is full (the full one sealed first; never in a process sharing the directory). */
   private partForNew(index: IndexName): EmbeddedEngine {
     const last = this.parts[this.parts.length - 1];
-    if (last.idCount(index) < this.capacity) return last;
+    if (last.idCount(index) < this.capacity || this.persistence?.shared) return last;
     this.persistence?.seal(last);
     const part = this.newPart(this.parts.length);
     this.persistence?.opening(part);
@@ -66,15 +60,34 @@ export class PartedEngine implements SearchEngine, PartsHost {
     return part;
   }
 
+  /**
+   * Replaces the document in the newest part holding it, else adds it to the newest part, and
+   * removes it from every other part: an id is in one part only, even after a kill left a copy in
+   * an older part (see parted-directory.ts).
+   */
   upsert(index: IndexName, id: string, doc: Doc): void {
-    const part = this.parts.length === 1 && this.parts[0].idCount(index) < this.capacity ? this.parts[0] : (this.partOf(index, id) ?? this.partForNew(index));
-    this.reopened.delete(part);
-    part.upsert(index, id, doc);
+    if (this.parts.length === 1 && this.parts[0].idCount(index) < this.capacity) {
+      this.reopened.delete(this.parts[0]);
+      this.parts[0].upsert(index, id, doc);
+      return;
+    }
+    let target: EmbeddedEngine | undefined;
+    for (let k = this.parts.length - 1; k >= 0; k--) {
+      const part = this.parts[k];
+      if (!part.has(index, id)) continue;
+      if (target === undefined) target = part;
+      else this.removeFrom(part, index, id);
+    }
+    target ??= this.partForNew(index);
+    this.reopened.delete(target);
+    target.upsert(index, id, doc);
   }
 
   remove(index: IndexName, id: string): void {
-    const part = this.partOf(index, id);
-    if (!part) return;
+    for (const part of this.parts) if (part.has(index, id)) this.removeFrom(part, index, id);
+  }
+
+  private removeFrom(part: EmbeddedEngine, index: IndexName, id: string): void {
     this.reopened.delete(part);
     part.remove(index, id);
   }
