@@ -216,24 +216,53 @@ export function aggregateField(
   return { total, totalOmitted: counted - shown, buckets };
 }
 
+/** Key strings of a view's groups, and group by key, made once per view and extended as groups are added (groups are only appended). */
+interface GroupKeys {
+  readonly keys: string[];
+  readonly index: Map<string, number>;
+}
+
+const groupKeys = new WeakMap<TypedView, GroupKeys>();
+
+function keysOf(view: TypedView, type: FieldDef['type']): GroupKeys {
+  let k = groupKeys.get(view);
+  if (!k) groupKeys.set(view, (k = { keys: [], index: new Map() }));
+  for (let g = k.keys.length; g < view.groupKey.length; g++) {
+    const key = keyString(type, view.groupKey[g]);
+    k.keys.push(key);
+    k.index.set(key, g);
+  }
+  return k;
+}
+
+/** One part's counts per group of an aggregated field, for an aggregation over several parts (merge-parts.ts). */
+export interface PartGroups {
+  /** Units with a value (as AggregateResult.total). */
+  readonly total: number;
+  /** Sum of every group's count. */
+  readonly counted: number;
+  readonly groups: number;
+  count(g: number): number;
+  keyOf(g: number): string;
+  groupOf(key: string): number | undefined;
+}
+
+const NO_GROUPS: PartGroups = { total: 0, counted: 0, groups: 0, count: () => 0, keyOf: () => '', groupOf: () => undefined };
+
 /**
- * Every group of the field with a count over the query's units, unordered, with the total as in
- * aggregateField: what an engine made of several parts sums per key before choosing buckets
- * (parted-engine.ts), since no part's top buckets alone say which keys lead overall.
+ * The counts per group of the field over the query's units, with what an engine made of parts
+ * needs to combine them without making a key string for every group of every part: each group's
+ * key, and the group of a key (both kept per view, like the counts behind them).
  */
-export function groupCounts(data: IndexData, match: Bitmap, field: FieldDef | undefined, strategy: AggregateStrategy): { total: number; keys: string[]; counts: number[] } {
+export function partGroups(data: IndexData, match: Bitmap, field: FieldDef | undefined, strategy: AggregateStrategy): PartGroups {
   const counts = fieldCounts(data, match, field, strategy);
-  const keys: string[] = [];
-  const out: number[] = [];
-  if (!counts) return { total: 0, keys, counts: out };
+  if (!counts) return NO_GROUPS;
   const { view, perGroup, minus } = counts;
   const groups = view.groupKey.length;
   const minusLength = minus ? Math.min(groups, minus.length) : 0;
-  for (let g = 0; g < groups; g++) {
-    const count = g < minusLength ? perGroup[g] - minus![g] : perGroup[g];
-    if (count === 0) continue;
-    keys.push(keyString(field!.type, view.groupKey[g]));
-    out.push(count);
-  }
-  return { total: counts.total, keys, counts: out };
+  const count = (g: number): number => (g < minusLength ? perGroup[g] - minus![g] : perGroup[g]);
+  let counted = 0;
+  for (let g = 0; g < groups; g++) counted += count(g);
+  const keys = keysOf(view, field!.type);
+  return { total: counts.total, counted, groups, count, keyOf: (g) => keys.keys[g], groupOf: (key) => keys.index.get(key) };
 }

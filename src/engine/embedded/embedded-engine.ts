@@ -16,7 +16,7 @@ import type {
   SearchResult,
 } from '../search-engine.ts';
 import type { EngineCatalogues } from '../reference/reference-engine.ts';
-import { aggregateField, groupCounts, type AggregateStrategy } from './aggregate.ts';
+import { aggregateField, partGroups, type AggregateStrategy, type PartGroups } from './aggregate.ts';
 import { Evaluator } from './evaluate.ts';
 import { IndexData, type CompactionPolicy } from './index-data.ts';
 import { searchPage, type PageStrategy } from './search-page.ts';
@@ -113,13 +113,13 @@ export class EmbeddedEngine implements SearchEngine {
     });
   }
 
-  /** Every key's count for an aggregation, unordered (see groupCounts): a PartedEngine sums them over its parts. */
-  groupCounts(index: IndexName, request: Omit<AggregateRequest, 'numBuckets'>): { total: number; keys: string[]; counts: number[] } {
+  /** The counts per group of an aggregation, for a PartedEngine to combine over its parts (see partGroups). */
+  partGroups(index: IndexName, request: Omit<AggregateRequest, 'numBuckets'>): PartGroups {
     this.available();
     return this.guarded(() => {
       const data = this.data[index];
       const match = new Evaluator(data).docs(request.query);
-      return groupCounts(data, match, this.catalogues[index].get(request.field), this.options.aggregateStrategy ?? 'auto');
+      return partGroups(data, match, this.catalogues[index].get(request.field), this.options.aggregateStrategy ?? 'auto');
     });
   }
 

@@ -4,6 +4,7 @@
  * counts add up exactly.
  */
 import type { AggregateResult, SearchRequest, SearchResult } from '../search-engine.ts';
+import type { PartGroups } from './aggregate.ts';
 import { keepBest, type Bucket } from '../reference/buckets.ts';
 import { comparePositions } from '../reference/sort-position.ts';
 
@@ -29,34 +30,68 @@ export function mergePages(results: readonly SearchResult[], request: SearchRequ
   return { total, hits: page, more };
 }
 
-/** One part's counts per key (see EmbeddedEngine.groupCounts). */
-export interface PartCounts {
-  readonly total: number;
-  readonly keys: readonly string[];
-  readonly counts: readonly number[];
-}
-
 /**
- * Sums every part's counts per key, then keeps the best `numBuckets` (count descending, key
- * ascending) as a single index does: a key's place overall cannot be told from any part's own
- * top buckets.
+ * The best `numBuckets` keys over every part, exactly as one index would choose them, without
+ * looking at every key of every part:
+ * 1. each part's best `numBuckets` groups by count give lower bounds of their keys' totals, and
+ *    the `numBuckets`-th best of those bounds, L, is at most the count a key needs to be chosen;
+ * 2. a key whose total reaches L has at least L / parts in some part: only groups with that
+ *    much anywhere are candidates;
+ * 3. each candidate's total is summed over every part (its group looked up by key), and the best
+ *    are kept in bucket order.
+ * A part's key strings and key → group map are made once per view (aggregate.ts); an aggregation
+ * over `services.port` made one string per port of every part on every call before (22x one
+ * part's time with two parts of 320,000 hosts).
  */
-export function mergeGroupCounts(parts: readonly PartCounts[], numBuckets: number): AggregateResult {
+export function mergePartGroups(parts: readonly PartGroups[], numBuckets: number): AggregateResult {
   let total = 0;
   let counted = 0;
-  const sums = new Map<string, number>();
   for (const p of parts) {
     total += p.total;
-    for (let i = 0; i < p.keys.length; i++) {
-      const k = p.keys[i];
-      const c = p.counts[i];
-      counted += c;
-      sums.set(k, (sums.get(k) ?? 0) + c);
-    }
+    counted += p.counted;
   }
   const k = Math.max(0, numBuckets);
   const buckets: Bucket[] = [];
-  for (const [key, count] of sums) keepBest(buckets, { key, count }, k);
+  if (k > 0 && counted > 0) {
+    const lower = new Map<string, number>();
+    for (const p of parts) {
+      for (const g of bestGroups(p, k)) {
+        const key = p.keyOf(g);
+        lower.set(key, (lower.get(key) ?? 0) + p.count(g));
+      }
+    }
+    const bounds = [...lower.values()].sort((a, b) => b - a);
+    const threshold = bounds.length >= k ? bounds[k - 1] / parts.length : 0;
+    const candidates = new Set<string>();
+    for (const p of parts) {
+      for (let g = 0; g < p.groups; g++) {
+        const c = p.count(g);
+        if (c > 0 && c >= threshold) candidates.add(p.keyOf(g));
+      }
+    }
+    for (const key of candidates) {
+      let sum = 0;
+      for (const p of parts) {
+        const g = p.groupOf(key);
+        if (g !== undefined) sum += p.count(g);
+      }
+      keepBest(buckets, { key, count: sum }, k);
+    }
+  }
   const shown = buckets.reduce((s, b) => s + b.count, 0);
   return { total, totalOmitted: counted - shown, buckets };
+}
+
+/** A part's `k` groups of highest count (ties in any order), without sorting the others. */
+function bestGroups(p: PartGroups, k: number): number[] {
+  const best: number[] = [];
+  for (let g = 0; g < p.groups; g++) {
+    const c = p.count(g);
+    if (c === 0 || (best.length === k && c <= p.count(best[k - 1]))) continue;
+    let i = best.length;
+    while (i > 0 && p.count(best[i - 1]) < c) i--;
+    best.splice(i, 0, g);
+    if (best.length > k) best.pop();
+  }
+  return best;
 }

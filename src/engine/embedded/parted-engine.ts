@@ -12,7 +12,7 @@ import type { IndexName } from '../../model/field-def.ts';
 import type { AggregateRequest, AggregateResult, Doc, SearchEngine, SearchRequest, SearchResult } from '../search-engine.ts';
 import type { EngineCatalogues } from '../reference/reference-engine.ts';
 import { EmbeddedEngine, type EmbeddedEngineOptions } from './embedded-engine.ts';
-import { mergeGroupCounts, mergePages } from './merge-parts.ts';
+import { mergePages, mergePartGroups } from './merge-parts.ts';
 import { PartedDirectory, partDir, type PartsHost } from './parted-directory.ts';
 
 /**
@@ -108,8 +108,8 @@ export class PartedEngine implements SearchEngine, PartsHost {
 
   aggregate(index: IndexName, request: AggregateRequest): AggregateResult {
     if (this.parts.length === 1) return this.parts[0].aggregate(index, request);
-    return mergeGroupCounts(
-      this.parts.map((p) => p.groupCounts(index, request)),
+    return mergePartGroups(
+      this.parts.map((p) => p.partGroups(index, request)),
       request.numBuckets,
     );
   }
