@@ -148,8 +148,13 @@ function withoutUnits(slot: Slot, view: TypedView, perGroup: Float64Array, total
 }
 
 /** The counts per typed group of a field over a query's units, before any bucket is chosen. */
-interface FieldCounts extends Counts {
+interface FieldCounts {
   readonly view: TypedView;
+  readonly total: number;
+  /** Groups of the view (0..groups-1). */
+  readonly groups: number;
+  /** A group's count (groups added since the left-out documents were counted have none of their units). */
+  count(g: number): number;
 }
 
 function fieldCounts(data: IndexData, match: Bitmap, field: FieldDef | undefined, strategy: AggregateStrategy): FieldCounts | undefined {
@@ -182,7 +187,9 @@ function fieldCounts(data: IndexData, match: Bitmap, field: FieldDef | undefined
     const total = pseudo ? withoutUnits(slot, view, perGroup, kept.total, pseudo) : kept.total;
     counts = rest ? { perGroup, total: total - rest.total, minus: rest.perGroup } : { perGroup, total };
   }
-  return { ...counts, view };
+  const { perGroup, minus } = counts;
+  const minusLength = minus ? Math.min(groups, minus.length) : 0;
+  return { view, total: counts.total, groups, count: (g) => (g < minusLength ? perGroup[g] - minus![g] : perGroup[g]) };
 }
 
 export function aggregateField(
@@ -194,10 +201,7 @@ export function aggregateField(
 ): AggregateResult {
   const counts = fieldCounts(data, match, field, strategy);
   if (!counts) return { total: 0, totalOmitted: 0, buckets: [] };
-  const { view } = counts;
-  const groups = view.groupKey.length;
-  const { perGroup, total, minus } = counts;
-  const minusLength = minus ? Math.min(groups, minus.length) : 0;
+  const { view, groups, total } = counts;
 
   // Keep only the best numBuckets while scanning: key strings are made only for groups whose
   // count can still enter, and nothing is sorted beyond the kept buckets.
@@ -205,8 +209,7 @@ export function aggregateField(
   const buckets: Bucket[] = [];
   let counted = 0;
   for (let g = 0; g < groups; g++) {
-    // Groups added since the left-out documents were counted have none of their units.
-    const count = g < minusLength ? perGroup[g] - minus![g] : perGroup[g];
+    const count = counts.count(g);
     if (count === 0) continue;
     counted += count;
     if (k === 0 || (buckets.length === k && count < buckets[k - 1].count)) continue;
@@ -257,10 +260,7 @@ const NO_GROUPS: PartGroups = { total: 0, counted: 0, groups: 0, count: () => 0,
 export function partGroups(data: IndexData, match: Bitmap, field: FieldDef | undefined, strategy: AggregateStrategy): PartGroups {
   const counts = fieldCounts(data, match, field, strategy);
   if (!counts) return NO_GROUPS;
-  const { view, perGroup, minus } = counts;
-  const groups = view.groupKey.length;
-  const minusLength = minus ? Math.min(groups, minus.length) : 0;
-  const count = (g: number): number => (g < minusLength ? perGroup[g] - minus![g] : perGroup[g]);
+  const { view, groups, count } = counts;
   let counted = 0;
   for (let g = 0; g < groups; g++) counted += count(g);
   const keys = keysOf(view, field!.type);

@@ -4,7 +4,7 @@
  * "Engine parts"). A new document goes to the newest part; once that part is full it is
  * checkpointed and reopened from its segments (a restart's memory instead of a load's) and a
  * new part is started, so a load of any size holds one part's build in memory at a time. A
- * document stays in the part that first indexed it. Queries run on every part and are combined
+ * document is replaced in the part that holds it. Queries run on every part and are combined
  * (merge-parts.ts); with one part, which is every index up to `partDocuments`, they go straight
  * to it.
  */
