@@ -89,7 +89,7 @@ interface RestartFigures {
 function restartChild(dir: string, params: QueryParams, timing: TimeOptions, partDocuments: number | undefined, firstPart = false): Promise<RestartFigures> {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'periscope-restart.ts');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', script, dir, JSON.stringify(params), JSON.stringify({ warmups: timing.warmups, runs: timing.runs, budgetMs: timing.budgetMs }), JSON.stringify(partDocuments ?? null), ...(firstPart ? ['first-part'] : [])], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--expose-gc', '--import', 'tsx', script, dir, JSON.stringify(params), JSON.stringify({ warmups: timing.warmups, runs: timing.runs, budgetMs: timing.budgetMs }), JSON.stringify(partDocuments ?? null), ...(firstPart ? ['first-part'] : [])], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`restart child failed: ${stderr || err.message}`));
       resolve(JSON.parse(stdout.trim().split('\n').pop()!) as RestartFigures);
     });

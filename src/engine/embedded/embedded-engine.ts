@@ -7,6 +7,7 @@
  */
 import { closeSync } from 'node:fs';
 import type { IndexName } from '../../model/field-def.ts';
+import type { ResolvedQuery } from '../../query/resolved.ts';
 import type {
   AggregateRequest,
   AggregateResult,
@@ -17,6 +18,7 @@ import type {
 } from '../search-engine.ts';
 import type { EngineCatalogues } from '../reference/reference-engine.ts';
 import { aggregateField, partGroups, type AggregateStrategy, type PartGroups } from './aggregate.ts';
+import { release, type Bitmap } from './bitmap.ts';
 import { Evaluator } from './evaluate.ts';
 import { IndexData, type CompactionPolicy } from './index-data.ts';
 import { searchPage, type PageStrategy } from './search-page.ts';
@@ -95,31 +97,31 @@ export class EmbeddedEngine implements SearchEngine {
   }
 
   search(index: IndexName, request: SearchRequest): SearchResult {
-    this.available();
-    return this.guarded(() => {
-      const data = this.data[index];
-      const match = new Evaluator(data).docs(request.query);
-      return searchPage(data, this.catalogues[index], match, request, this.options.pageStrategy ?? 'auto');
-    });
+    return this.matching(index, request.query, (data, match) => searchPage(data, this.catalogues[index], match, request, this.options.pageStrategy ?? 'auto'));
   }
 
   aggregate(index: IndexName, request: AggregateRequest): AggregateResult {
-    this.available();
-    return this.guarded(() => {
-      const data = this.data[index];
-      const match = new Evaluator(data).docs(request.query);
-      const field = this.catalogues[index].get(request.field);
-      return aggregateField(data, match, field, request.numBuckets, this.options.aggregateStrategy ?? 'auto');
-    });
+    const field = this.catalogues[index].get(request.field);
+    return this.matching(index, request.query, (data, match) => aggregateField(data, match, field, request.numBuckets, this.options.aggregateStrategy ?? 'auto'));
   }
 
   /** The counts per group of an aggregation, for a PartedEngine to combine over its parts (see partGroups). */
-  partGroups(index: IndexName, request: Omit<AggregateRequest, 'numBuckets'>): PartGroups {
+  partGroups(index: IndexName, request: AggregateRequest): PartGroups {
+    const field = this.catalogues[index].get(request.field);
+    return this.matching(index, request.query, (data, match) => partGroups(data, match, field, request.numBuckets, this.options.aggregateStrategy ?? 'auto'));
+  }
+
+  /** `answer` over the documents matching `query`, whose bitmap is released after it (bitmap.ts, release). */
+  private matching<T>(index: IndexName, query: ResolvedQuery, answer: (data: IndexData, match: Bitmap) => T): T {
     this.available();
     return this.guarded(() => {
       const data = this.data[index];
-      const match = new Evaluator(data).docs(request.query);
-      return partGroups(data, match, this.catalogues[index].get(request.field), this.options.aggregateStrategy ?? 'auto');
+      const match = new Evaluator(data).docs(query);
+      try {
+        return answer(data, match);
+      } finally {
+        release(match);
+      }
     });
   }
 

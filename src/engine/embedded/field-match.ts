@@ -10,7 +10,7 @@ import type { FieldDef, FieldType } from '../../model/field-def.ts';
 import type { Predicate } from '../../query/resolved.ts';
 import { keyString, queryValue, rangeBound } from '../reference/typed-value.ts';
 import { userRegExp, wildcardPrefix, wildcardRegExp } from '../reference/matchers.ts';
-import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { release, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { rangeUnits } from './range-units.ts';
 import type { Scope } from './scope.ts';
 import type { GrowableU32 } from './growable.ts';
@@ -44,9 +44,11 @@ export function tokenValues(slot: Slot, tokens: readonly string[], phrase: boole
     const t = ti.ordOf.get(tok);
     if (t === undefined) return empty();
     const vals = ti.values.bitmap(t);
-    if (acc) acc.andInPlace(vals);
-    else acc = vals;
-    if (acc.isEmpty) return empty();
+    if (acc) {
+      acc.andInPlace(vals);
+      release(vals);
+    } else acc = vals;
+    if (acc.isEmpty) return acc;
   }
   return acc ?? empty();
 }
@@ -57,7 +59,10 @@ export function tokenValues(slot: Slot, tokens: readonly string[], phrase: boole
  */
 export function tokenDocs(slot: Slot, tokens: readonly string[], phrase: boolean, elemDoc: GrowableU32, unitDocs: (units: Bitmap) => Bitmap): Bitmap {
   const values = tokenValues(slot, tokens, phrase);
-  return values.isEmpty ? values : ValueUnits.docsOf(slot, values.toUint32Array(), elemDoc, unitDocs);
+  if (values.isEmpty) return values;
+  const docs = ValueUnits.docsOf(slot, values.toUint32Array(), elemDoc, unitDocs);
+  release(values);
+  return docs;
 }
 
 /**
@@ -100,7 +105,11 @@ function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, su
     const tokens: Iterable<number> = (prefix !== '' ? tokensWithPrefix(ti, prefix) : pattern !== undefined ? tokenCandidates(ti, pattern) : undefined) ?? ti.tokens.keys();
     const tokOrds: number[] = [];
     for (const t of tokens) if (re.test(ti.tokens[t])) tokOrds.push(t);
-    if (tokOrds.length > 0) for (const v of ti.values.union(tokOrds).toUint32Array()) found.add(v);
+    if (tokOrds.length > 0) {
+      const matching = ti.values.union(tokOrds);
+      for (const v of matching.toUint32Array()) found.add(v);
+      release(matching);
+    }
   }
   return [...found];
 }
@@ -179,7 +188,10 @@ export function matchField(scope: Scope, path: string, field: FieldDef, predicat
     case 'tokens': {
       if (type !== 'text' || predicate.tokens.length === 0) return empty();
       const values = tokenValues(slot, predicate.tokens, predicate.phrase);
-      return values.isEmpty ? values : ValueUnits.unitsOf(slot, values.toUint32Array());
+      if (values.isEmpty) return values;
+      const units = ValueUnits.unitsOf(slot, values.toUint32Array());
+      release(values);
+      return units;
     }
     case 'wildcard': {
       const re = wildcardRegExp(predicate.pattern, predicate.caseSensitive);

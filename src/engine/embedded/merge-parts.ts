@@ -55,43 +55,27 @@ export function mergePartGroups(parts: readonly PartGroups[], numBuckets: number
   if (k > 0 && counted > 0) {
     const lower = new Map<string, number>();
     for (const p of parts) {
-      for (const g of bestGroups(p, k)) {
+      for (const g of p.best) {
         const key = p.keyOf(g);
-        lower.set(key, (lower.get(key) ?? 0) + p.count(g));
+        lower.set(key, (lower.get(key) ?? 0) + p.counts[g]);
       }
     }
     const bounds = [...lower.values()].sort((a, b) => b - a);
-    const threshold = bounds.length >= k ? bounds[k - 1] / parts.length : 0;
+    const threshold = Math.max(1, bounds.length >= k ? bounds[k - 1] / parts.length : 0);
     const candidates = new Set<string>();
     for (const p of parts) {
-      for (let g = 0; g < p.groups; g++) {
-        const c = p.count(g);
-        if (c > 0 && c >= threshold) candidates.add(p.keyOf(g));
-      }
+      const counts = p.counts;
+      for (let g = 0; g < counts.length; g++) if (counts[g] >= threshold) candidates.add(p.keyOf(g));
     }
     for (const key of candidates) {
       let sum = 0;
       for (const p of parts) {
         const g = p.groupOf(key);
-        if (g !== undefined) sum += p.count(g);
+        if (g !== undefined) sum += p.counts[g];
       }
       keepBest(buckets, { key, count: sum }, k);
     }
   }
   const shown = buckets.reduce((s, b) => s + b.count, 0);
   return { total, totalOmitted: counted - shown, buckets };
-}
-
-/** A part's `k` groups of highest count (ties in any order), without sorting the others. */
-function bestGroups(p: PartGroups, k: number): number[] {
-  const best: number[] = [];
-  for (let g = 0; g < p.groups; g++) {
-    const c = p.count(g);
-    if (c === 0 || (best.length === k && c <= p.count(best[k - 1]))) continue;
-    let i = best.length;
-    while (i > 0 && p.count(best[i - 1]) < c) i--;
-    best.splice(i, 0, g);
-    if (best.length > k) best.pop();
-  }
-  return best;
 }

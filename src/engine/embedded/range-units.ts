@@ -19,7 +19,7 @@
  * and its two ragged ends sorted as before.
  */
 import type { FieldType } from '../../model/field-def.ts';
-import { bitmapOfSorted, unionMany, type Bitmap } from './bitmap.ts';
+import { bitmapOfSorted, release, unionMany, type Bitmap } from './bitmap.ts';
 import type { GrowableU32 } from './growable.ts';
 import { radixSorted } from './radix-sort.ts';
 import type { Slot } from './slot.ts';
@@ -93,7 +93,10 @@ export class RangeUnits {
       ids[k++] = last = fwdUnit[j];
     }
     const rest = bitmapOfSorted(ids.subarray(0, k));
-    return blocks.length === 0 ? rest : unionMany(blocks).orInPlace(rest);
+    if (blocks.length === 0) return rest;
+    const union = unionMany(blocks).orInPlace(rest);
+    release(rest);
+    return union;
   }
 
   /** Block `k`'s bitmap (its units, each once). */

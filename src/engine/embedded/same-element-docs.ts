@@ -13,7 +13,7 @@
  */
 import type { FieldDef } from '../../model/field-def.ts';
 import type { Predicate } from '../../query/resolved.ts';
-import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { release, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { matchField } from './field-match.ts';
 import type { NestedPart } from './index-data.ts';
 
@@ -36,15 +36,30 @@ export function sameElementDocs(part: NestedPart, conditions: readonly ElementCo
   const matching = RoaringBitmap32.and(elems[narrowest], part.realLive());
   for (let i = 0; i < elems.length; i++) if (i !== narrowest) matching.andInPlace(elems[i]);
   const unsure = elems[narrowest].andNotInPlace(matching);
-  if (unsure.size > matching.size * UNSURE_PER_MATCH) return part.docsOf(matching);
-  const candidates = part.matchDocs(conditions[0].rel, conditions[0].field, conditions[0].predicate, liveDocs)!;
-  for (let i = 1; i < conditions.length && !candidates.isEmpty; i++) {
-    const c = conditions[i];
-    candidates.andInPlace(part.matchDocs(c.rel, c.field, c.predicate, liveDocs)!);
+  for (let i = 0; i < elems.length; i++) if (i !== narrowest) release(elems[i]);
+  try {
+    if (unsure.size > matching.size * UNSURE_PER_MATCH) return part.docsOf(matching);
+    const candidates = part.matchDocs(conditions[0].rel, conditions[0].field, conditions[0].predicate, liveDocs)!;
+    for (let i = 1; i < conditions.length && !candidates.isEmpty; i++) {
+      const c = conditions[i];
+      const docs = part.matchDocs(c.rel, c.field, c.predicate, liveDocs)!;
+      candidates.andInPlace(docs);
+      release(docs);
+    }
+    if (unsure.isEmpty || candidates.isEmpty) return candidates;
+    const undecided = part.docsOf(unsure).andInPlace(candidates);
+    if (!undecided.isEmpty) {
+      const theirElems = part.elemsOf(undecided);
+      const decided = part.docsOf(matching.andInPlace(theirElems));
+      candidates.andNotInPlace(undecided).orInPlace(decided);
+      release(theirElems);
+      release(decided);
+    }
+    release(undecided);
+    return candidates;
+  } finally {
+    // Bitmaps made here and not returned are released (bitmap.ts, release).
+    release(matching);
+    release(unsure);
   }
-  if (unsure.isEmpty || candidates.isEmpty) return candidates;
-  const undecided = part.docsOf(unsure).andInPlace(candidates);
-  if (undecided.isEmpty) return candidates;
-  const decided = part.docsOf(matching.andInPlace(part.elemsOf(undecided)));
-  return candidates.andNotInPlace(undecided).orInPlace(decided);
 }

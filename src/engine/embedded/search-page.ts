@@ -7,7 +7,7 @@
 import type { FieldCatalogue } from '../../model/field-def.ts';
 import type { SearchHit, SearchRequest, SearchResult } from '../search-engine.ts';
 import { cursorValue } from '../reference/sort-position.ts';
-import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { release, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import type { IndexData } from './index-data.ts';
 import { ORDER_BLOCK } from './order-index.ts';
 import { SortColumn } from './sort-column.ts';
@@ -48,7 +48,9 @@ function markBlock(data: IndexData, match: Bitmap, k: number, marks: Uint8Array)
   const base = k * ORDER_BLOCK;
   const rank = data.order.rank;
   marks.fill(0);
-  const hits = RoaringBitmap32.and(match, data.order.block(k)).toUint32Array();
+  const inBlock = RoaringBitmap32.and(match, data.order.block(k));
+  const hits = inBlock.toUint32Array();
+  release(inBlock);
   for (let i = 0; i < hits.length; i++) marks[rank[hits[i]] - base] = 1;
   return base;
 }
