@@ -55,9 +55,22 @@ async function* progress(batches: AsyncIterable<CorpusEntry[]>, name: string): A
   }
 }
 
-// Rough rates measured on the 2-core development machine (20k-100k runs), for the estimate only.
-const RATE = { generate: 2000, periscope: 1200, duckdb: 2400, postgres: 1000, sqlite: 850, http: 1300 } as const;
-const PERISCOPE_BYTES_PER_HOST = 12_000;
+// Rough rates measured on the 2-core development machine, for the estimate only (Periscope's:
+// 2,700-2,900 documents/s at 1M and at 10M streamed, sessions 6 and 16).
+const RATE = { generate: 2000, periscope: 2700, duckdb: 2400, postgres: 1000, sqlite: 850, http: 1300 } as const;
+/** Resident bytes per host of a store plus index (--http). */
+const STORE_BYTES_PER_HOST = 12_000;
+/** The engine's load: the part being built takes ~6,000 bytes per document at its peak, a sealed part ~450 MB (session 16: 9.8 GB peak for ten parts). */
+const PART_BYTES_PER_DOCUMENT = 6_000;
+const SEALED_PART_BYTES = 450 * 2 ** 20;
+/** Documents per host of the corpus (virtual hosts beside some hosts). */
+const DOCUMENTS_PER_HOST = 1.05;
+
+function periscopeMemory(o: BenchOptions): number {
+  const docs = o.hosts * DOCUMENTS_PER_HOST;
+  const part = o.partDocuments ?? DEFAULT_PART_DOCUMENTS;
+  return Math.min(docs, part) * PART_BYTES_PER_DOCUMENT + (Math.ceil(docs / part) - 1) * SEALED_PART_BYTES;
+}
 
 function log(msg: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -89,7 +102,8 @@ interface RestartFigures {
 function restartChild(dir: string, params: QueryParams, timing: TimeOptions, partDocuments: number | undefined, firstPart = false): Promise<RestartFigures> {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'periscope-restart.ts');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--expose-gc', '--import', 'tsx', script, dir, JSON.stringify(params), JSON.stringify({ warmups: timing.warmups, runs: timing.runs, budgetMs: timing.budgetMs }), JSON.stringify(partDocuments ?? null), ...(firstPart ? ['first-part'] : [])], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+    // The young generation `periscope serve` gets from its launcher (bin/periscope.js).
+    execFile(process.execPath, ['--expose-gc', '--max-semi-space-size=64', '--import', 'tsx', script, dir, JSON.stringify(params), JSON.stringify({ warmups: timing.warmups, runs: timing.runs, budgetMs: timing.budgetMs }), JSON.stringify(partDocuments ?? null), ...(firstPart ? ['first-part'] : [])], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`restart child failed: ${stderr || err.message}`));
       resolve(JSON.parse(stdout.trim().split('\n').pop()!) as RestartFigures);
     });
@@ -101,12 +115,14 @@ function estimate(o: BenchOptions): string {
   const load = o.http ? o.hosts / RATE.http : o.engines.reduce((s, e) => s + o.hosts / RATE[e], 0);
   if (o.http) {
     return `estimate for ${o.hosts.toLocaleString('en')} hosts (--http): corpus generation ~${Math.ceil(gen / 60)} min (first time only), ` +
-      `store + index load ~${Math.ceil(load / 60)} min, memory ~${((o.hosts * PERISCOPE_BYTES_PER_HOST) / 2 ** 30).toFixed(1)} GB, then 3 x ${o.duration} s of autocannon`;
+      `store + index load ~${Math.ceil(load / 60)} min, memory ~${((o.hosts * STORE_BYTES_PER_HOST) / 2 ** 30).toFixed(1)} GB, then 3 x ${o.duration} s of autocannon`;
   }
-  const mem = (o.hosts * PERISCOPE_BYTES_PER_HOST) / 2 ** 30;
-  return `estimate for ${o.hosts.toLocaleString('en')} hosts: corpus generation ~${Math.ceil(gen / 60)} min (first time only, cached in bench/out), ` +
-    `loading ~${Math.ceil(load / 60)} min, Periscope memory ~${mem.toFixed(1)} GB, plus DuckDB in the same process; ` +
-    `PostgreSQL/SQLite disk ~${((o.hosts * 2 * 9000) / 2 ** 30).toFixed(1)} GB; queries up to ${Math.ceil(((o.budgetMs / 1000) * 17 * o.engines.length) / 60)} min (budget ${o.budgetMs / 1000} s per query per engine)`;
+  const mem = periscopeMemory(o) / 2 ** 30;
+  const corpus = o.stream ? 'corpus generated while it is read (--stream)' : `corpus generation ~${Math.ceil(gen / 60)} min (first time only, cached in bench/out)`;
+  const others = o.engines.filter((e) => e !== 'periscope');
+  const baselines = others.length === 0 ? '' : `${others.includes('duckdb') ? ', plus DuckDB in the same process' : ''}${others.some((e) => e === 'postgres' || e === 'sqlite') ? `; PostgreSQL/SQLite disk ~${((o.hosts * 2 * 9000) / 2 ** 30).toFixed(1)} GB` : ''}`;
+  return `estimate for ${o.hosts.toLocaleString('en')} hosts: ${corpus}, ` +
+    `loading ~${Math.ceil(load / 60)} min, Periscope peak memory ~${mem.toFixed(1)} GB${baselines}; queries up to ${Math.ceil(((o.budgetMs / 1000) * 17 * o.engines.length) / 60)} min (budget ${o.budgetMs / 1000} s per query per engine)`;
 }
 
 /** A failing statement is a gate failure of that engine, not the end of the run. */
