@@ -3,30 +3,55 @@
  * aggregation buckets from every part's counts. Parts hold disjoint documents, so totals and
  * counts add up exactly.
  */
-import type { AggregateResult, SearchRequest, SearchResult } from '../search-engine.ts';
+import type { AggregateResult, SearchHit, SearchRequest, SearchResult } from '../search-engine.ts';
 import type { PartGroups } from './aggregate.ts';
 import { keepBest, type Bucket } from '../reference/buckets.ts';
 import { comparePositions } from '../reference/sort-position.ts';
 
 /**
  * Each part gave the page a single index would give for its own documents (up to `limit` hits
- * after, or before, the cursor); the combined page is the first (or last) `limit` of their union
- * in the total order.
+ * after, or before, the cursor, in the total order); the combined page is the first (or last)
+ * `limit` of their union, taken from the parts' pages as a merge: `limit` steps of one
+ * comparison per part, where sorting the union (up to `limit` times the parts) cost ten times
+ * the comparisons with ten parts.
  */
 export function mergePages(results: readonly SearchResult[], request: SearchRequest): SearchResult {
   const sort = request.sort ?? [];
+  // Order keys can tie (certificates differing only in case): then ids decide, as in one index.
+  const before = (a: SearchHit, b: SearchHit): boolean => {
+    const c = comparePositions(a.position, b.position, sort);
+    return c !== 0 ? c < 0 : a.id < b.id;
+  };
+  const backwards = request.backwards === true;
   let total = 0;
   let more = false;
-  const hits = [];
+  let offered = 0;
+  const heads: number[] = [];
   for (const r of results) {
     total += r.total;
     more ||= r.more;
-    hits.push(...r.hits);
+    offered += r.hits.length;
+    heads.push(backwards ? r.hits.length - 1 : 0);
   }
-  // Order keys can tie (certificates differing only in case): then ids decide, as in one index.
-  hits.sort((a, b) => comparePositions(a.position, b.position, sort) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  if (hits.length > request.limit) more = true;
-  const page = request.backwards ? hits.slice(Math.max(0, hits.length - request.limit)) : hits.slice(0, request.limit);
+  const limit = Math.max(0, request.limit);
+  const page: SearchHit[] = [];
+  while (page.length < limit) {
+    let best = -1;
+    let bestHit: SearchHit | undefined;
+    for (let i = 0; i < results.length; i++) {
+      const hit = results[i].hits[heads[i]];
+      if (hit === undefined) continue;
+      if (bestHit === undefined || (backwards ? before(bestHit, hit) : before(hit, bestHit))) {
+        best = i;
+        bestHit = hit;
+      }
+    }
+    if (bestHit === undefined) break;
+    page.push(bestHit);
+    heads[best] += backwards ? -1 : 1;
+  }
+  if (offered > page.length) more = true;
+  if (backwards) page.reverse();
   return { total, hits: page, more };
 }
 
