@@ -88,6 +88,7 @@ test('serve runs with MALLOC_MMAP_THRESHOLD_ set, a larger young generation and 
     assert.ok(child !== undefined, 'the launcher started the server');
     const env = environOf(child);
     assert.equal(env.get('MALLOC_MMAP_THRESHOLD_'), '131072');
+    assert.equal(env.get('MALLOC_TRIM_THRESHOLD_'), String(64 << 20));
     assert.equal(environOf(launcher.pid!).has('MALLOC_MMAP_THRESHOLD_'), false, 'the launcher itself runs without it');
     const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
     assert.ok(cmdline.includes('--max-semi-space-size=64'), 'the server runs with --max-semi-space-size=64');
