@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS } from '../../src/main/config.ts';
@@ -35,6 +35,13 @@ const QUERIES = [
   'labels: batch-3',
 ];
 
+/** The highest part number on disk under the engine directory (0 when there is only part 0). */
+function newestPart(dir: string): number {
+  const engineDir = join(dir, 'engine');
+  if (!existsSync(engineDir)) return 0;
+  return Math.max(0, ...readdirSync(engineDir).map((n) => /^part-(\d+)$/.exec(n)).filter((m) => m !== null).map((m) => Number(m[1])));
+}
+
 /** With `partDocuments`, the index is made of parts that fill and are sealed while the child writes. */
 async function killAndCheck(partDocuments?: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-durability-'));
@@ -51,10 +58,15 @@ async function killAndCheck(partDocuments?: number): Promise<void> {
       for (const n of run.acked) acked.add(n);
       next = Math.max(next, ...run.acked) + 1;
 
+      const newestAtKill = newestPart(dir);
       const rt = await openRuntime({ ...DEFAULTS, dataDir: dir, logLevel: 'silent', engine });
       try {
         const report = await rt.indexer.rebuild();
-        assert.equal(report.mode, 'segments', `round ${round}: segments were usable (${report.reason ?? ''})`);
+        // A kill within the first checkpoint of a part just made (parted-directory.ts: it has no
+        // manifest yet, which cannot be told from damage) reloads the store by design: nothing was
+        // in that part. Anything else must open from the segments.
+        const newestPartUnsaved = partDocuments !== undefined && report.mode === 'store' && /^part (\d+): no segments yet$/.exec(report.reason ?? '')?.[1] === String(newestAtKill);
+        if (!newestPartUnsaved) assert.equal(report.mode, 'segments', `round ${round}: segments were usable (${report.reason ?? ''})`);
         assert.ok(existsSync(join(dir, 'engine', 'manifest.json')));
         const manifest = JSON.parse(readFileSync(join(dir, 'engine', 'manifest.json'), 'utf8'));
         for (const s of Object.values(manifest.segments) as { file: string; deltas?: { file: string }[] }[]) {
