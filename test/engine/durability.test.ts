@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS } from '../../src/main/config.ts';
@@ -16,6 +16,7 @@ import { Indexer } from '../../src/search/indexer.ts';
 import { ReferenceEngine, type PartedEngine } from '../../src/engine/index.ts';
 import { compileQuery } from '../../src/query/index.ts';
 import type { ResolvedQuery } from '../../src/query/resolved.ts';
+import { partNumbers } from '../../src/engine/embedded/parted-directory.ts';
 import { batchOf } from './durability-child.ts';
 import { everyHostId, runAndKill } from './kill-child.ts';
 
@@ -35,13 +36,6 @@ const QUERIES = [
   'labels: batch-3',
 ];
 
-/** The highest part number on disk under the engine directory (0 when there is only part 0). */
-function newestPart(dir: string): number {
-  const engineDir = join(dir, 'engine');
-  if (!existsSync(engineDir)) return 0;
-  return Math.max(0, ...readdirSync(engineDir).map((n) => /^part-(\d+)$/.exec(n)).filter((m) => m !== null).map((m) => Number(m[1])));
-}
-
 /** With `partDocuments`, the index is made of parts that fill and are sealed while the child writes. */
 async function killAndCheck(partDocuments?: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-durability-'));
@@ -58,7 +52,7 @@ async function killAndCheck(partDocuments?: number): Promise<void> {
       for (const n of run.acked) acked.add(n);
       next = Math.max(next, ...run.acked) + 1;
 
-      const newestAtKill = newestPart(dir);
+      const newestAtKill = partNumbers(join(dir, 'engine')).at(-1) ?? 0;
       const rt = await openRuntime({ ...DEFAULTS, dataDir: dir, logLevel: 'silent', engine });
       try {
         const report = await rt.indexer.rebuild();

@@ -20,6 +20,34 @@ export function release(b: Bitmap): void {
   b.clear();
 }
 
+/** `acc` narrowed to `other`, which the caller owned and is released. */
+export function andConsuming(acc: Bitmap, other: Bitmap): Bitmap {
+  acc.andInPlace(other);
+  release(other);
+  return acc;
+}
+
+/** `acc` with `other` added, which is released. */
+export function orConsuming(acc: Bitmap, other: Bitmap): Bitmap {
+  acc.orInPlace(other);
+  release(other);
+  return acc;
+}
+
+/** `acc` less `other`, which is released. */
+export function andNotConsuming(acc: Bitmap, other: Bitmap): Bitmap {
+  acc.andNotInPlace(other);
+  release(other);
+  return acc;
+}
+
+/** `map(b)`, a new bitmap; `b` is released. */
+export function mapConsuming(b: Bitmap, map: (b: Bitmap) => Bitmap): Bitmap {
+  const out = map(b);
+  release(b);
+  return out;
+}
+
 /** Ids in ascending order as a typed array (one native call). */
 export function idsOf(b: Bitmap): Uint32Array {
   return b.toUint32Array();

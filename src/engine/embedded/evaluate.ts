@@ -12,7 +12,7 @@ import type { Predicate, ResolvedQuery } from '../../query/resolved.ts';
 import { relativePath } from '../../model/values-of.ts';
 import { fulltextAlternatives, type FulltextQuery } from '../reference/fulltext-fields.ts';
 import { nestedRootOf } from '../reference/nested-root.ts';
-import { release, RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { andConsuming, andNotConsuming, mapConsuming, orConsuming, release, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { matchField } from './field-match.ts';
 import type { IndexData, NestedPart } from './index-data.ts';
 import { sameElementDocs, type ElementCondition } from './same-element-docs.ts';
@@ -37,7 +37,7 @@ export class Evaluator {
         return this.disjunction(q.children, (c) => this.docs(c), () => new RoaringBitmap32());
       case 'not': {
         const path = this.docExistencePath(q.child);
-        return path !== undefined ? this.data.docs.liveWithout(path).clone() : without(this.liveDocs(), this.docs(q.child));
+        return path !== undefined ? this.data.docs.liveWithout(path).clone() : andNotConsuming(this.liveDocs(), this.docs(q.child));
       }
       case 'field':
         return this.fieldDocs(q.field, q.predicate);
@@ -46,7 +46,7 @@ export class Evaluator {
         if (!part) return new RoaringBitmap32();
         const conditions = this.elementEqualities(part, q.child);
         if (conditions) return sameElementDocs(part, conditions, this.data.docs.live());
-        return mapped(this.elems(part, q.child), (elems) => part.docsOf(elems));
+        return mapConsuming(this.elems(part, q.child), (elems) => part.docsOf(elems));
       }
       case 'fulltext':
         return this.fulltextDocs(q);
@@ -83,18 +83,18 @@ export class Evaluator {
       case 'or':
         return this.disjunction(q.children, (c) => this.elems(part, c), () => new RoaringBitmap32());
       case 'not':
-        return without(live(), this.elems(part, q.child));
+        return andNotConsuming(live(), this.elems(part, q.child));
       case 'field': {
         const path = q.field.docPath;
         if (nestedRootOf(this.data.catalogue, path) === part.root) {
           const rel = path === part.root ? '' : relativePath(path, part.root);
           return matchField(part.scope, rel, q.field, q.predicate).andInPlace(part.realLive());
         }
-        return mapped(this.fieldDocs(q.field, q.predicate), (docs) => part.elemsOf(docs)).andInPlace(part.realLive());
+        return mapConsuming(this.fieldDocs(q.field, q.predicate), (docs) => part.elemsOf(docs)).andInPlace(part.realLive());
       }
       case 'nested': {
         if (q.root === part.root) return this.elems(part, q.child);
-        return mapped(this.docs(q), (docs) => part.elemsOf(docs)).andInPlace(part.realLive());
+        return mapConsuming(this.docs(q), (docs) => part.elemsOf(docs)).andInPlace(part.realLive());
       }
       case 'fulltext':
         return this.disjunction(
@@ -113,10 +113,7 @@ export class Evaluator {
     let acc: Bitmap | undefined;
     for (const c of positive) {
       const r = evaluate(c);
-      if (acc) {
-        acc.andInPlace(r);
-        release(r);
-      } else acc = r;
+      acc = acc ? andConsuming(acc, r) : r;
       if (acc.isEmpty) return acc;
     }
     acc ??= all();
@@ -124,7 +121,7 @@ export class Evaluator {
       if (acc.isEmpty) break;
       const path = ofDocs ? this.docExistencePath(c.child) : undefined;
       if (path !== undefined) acc.andInPlace(this.data.docs.liveWithout(path));
-      else without(acc, evaluate(c.child));
+      else andNotConsuming(acc, evaluate(c.child));
     }
     return acc;
   }
@@ -145,10 +142,7 @@ export class Evaluator {
     let acc: Bitmap | undefined;
     for (const c of children) {
       const r = evaluate(c);
-      if (acc) {
-        acc.orInPlace(r);
-        release(r);
-      } else acc = r;
+      acc = acc ? orConsuming(acc, r) : r;
     }
     return acc ?? none();
   }
@@ -164,13 +158,13 @@ export class Evaluator {
     if (docs) return docs;
     // Pseudo-elements included: outside `nested` a value anywhere under the root counts.
     const elems = matchField(part.scope, rel, field, predicate);
-    return elems.isEmpty ? elems : mapped(elems.andInPlace(part.scope.live()), (e) => part.docsOf(e));
+    return elems.isEmpty ? elems : mapConsuming(elems.andInPlace(part.scope.live()), (e) => part.docsOf(e));
   }
 
   private fulltextDocs(q: FulltextQuery): Bitmap {
     const ft = this.data.fulltext;
     const acc = ft.keywords.docs(q.text.toLowerCase());
-    if (q.tokens.length === 1) union(acc, ft.tokens.docs(q.tokens[0]));
+    if (q.tokens.length === 1) orConsuming(acc, ft.tokens.docs(q.tokens[0]));
     const alternatives = fulltextAlternatives(q, this.data.catalogue);
     if (q.tokens.length > 1) {
       // Tokens must co-occur in one value of one field: the combined postings only narrow the
@@ -178,16 +172,13 @@ export class Evaluator {
       let candidates: Bitmap | undefined;
       for (const t of q.tokens) {
         const docs = ft.tokens.docs(t);
-        if (candidates) {
-          candidates.andInPlace(docs);
-          release(docs);
-        } else candidates = docs;
+        candidates = candidates ? andConsuming(candidates, docs) : docs;
         if (candidates.isEmpty) break;
       }
       if (candidates && !candidates.isEmpty) {
         for (const alt of alternatives) {
           if (alt.field.type !== 'text') continue;
-          union(acc, this.fieldDocs(alt.field, alt.predicate));
+          orConsuming(acc, this.fieldDocs(alt.field, alt.predicate));
         }
       }
       if (candidates) release(candidates);
@@ -195,29 +186,9 @@ export class Evaluator {
     for (const alt of alternatives) {
       // Text and keyword fields were served above; other fullText fields and the IP range here.
       if (alt.field.type === 'text' || (alt.field.type === 'keyword' && alt.predicate.op === 'eq')) continue;
-      union(acc, this.fieldDocs(alt.field, alt.predicate));
+      orConsuming(acc, this.fieldDocs(alt.field, alt.predicate));
     }
     return acc.andInPlace(this.data.docs.live());
   }
 }
 
-/** `acc` less `other`, which is released. */
-function without(acc: Bitmap, other: Bitmap): Bitmap {
-  acc.andNotInPlace(other);
-  release(other);
-  return acc;
-}
-
-/** `acc` with `other` added, which is released. */
-function union(acc: Bitmap, other: Bitmap): Bitmap {
-  acc.orInPlace(other);
-  release(other);
-  return acc;
-}
-
-/** `map(b)`, a new bitmap; `b` is released. */
-function mapped(b: Bitmap, map: (b: Bitmap) => Bitmap): Bitmap {
-  const out = map(b);
-  release(b);
-  return out;
-}

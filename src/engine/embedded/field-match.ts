@@ -10,7 +10,7 @@ import type { FieldDef, FieldType } from '../../model/field-def.ts';
 import type { Predicate } from '../../query/resolved.ts';
 import { keyString, queryValue, rangeBound } from '../reference/typed-value.ts';
 import { userRegExp, wildcardPrefix, wildcardRegExp } from '../reference/matchers.ts';
-import { release, RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { andConsuming, release, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { rangeUnits } from './range-units.ts';
 import type { Scope } from './scope.ts';
 import type { GrowableU32 } from './growable.ts';
@@ -44,10 +44,7 @@ export function tokenValues(slot: Slot, tokens: readonly string[], phrase: boole
     const t = ti.ordOf.get(tok);
     if (t === undefined) return empty();
     const vals = ti.values.bitmap(t);
-    if (acc) {
-      acc.andInPlace(vals);
-      release(vals);
-    } else acc = vals;
+    acc = acc ? andConsuming(acc, vals) : vals;
     if (acc.isEmpty) return acc;
   }
   return acc ?? empty();

@@ -38,6 +38,16 @@ export function partDir(dir: string, k: number): string {
   return k === 0 ? dir : join(dir, `part-${String(k).padStart(4, '0')}`);
 }
 
+/** The numbers of the part directories on disk under engine directory `dir` (part 0 aside), ascending. */
+export function partNumbers(dir: string): number[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((name) => PART_DIR.exec(name))
+    .filter((m) => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b);
+}
+
 /** What the directory needs of its engine: the parts, and making new ones. */
 export interface PartsHost {
   parts: EmbeddedEngine[];
@@ -110,7 +120,7 @@ export class PartedDirectory implements EnginePersistence {
       this.startOver(true);
       return { loaded: false, reason: 'an earlier load of the whole store into the index did not finish' };
     }
-    const numbers = this.partNumbers();
+    const numbers = partNumbers(this.dir);
     for (let i = 0; i < numbers.length; i++) {
       const k = numbers[i];
       let reason: string | undefined;
@@ -138,15 +148,6 @@ export class PartedDirectory implements EnginePersistence {
     return { loaded: true, tail: first.tail, documents, ms: performance.now() - started };
   }
 
-  /** The numbers of the part directories on disk (part 0 aside), ascending. */
-  private partNumbers(): number[] {
-    if (!existsSync(this.dir)) return [];
-    return readdirSync(this.dir)
-      .map((name) => PART_DIR.exec(name))
-      .filter((m) => m !== null)
-      .map((m) => Number(m[1]))
-      .sort((a, b) => a - b);
-  }
 
   /** Another live process owns the directory: this one never makes parts (see above). */
   get shared(): boolean {
@@ -199,7 +200,7 @@ export class PartedDirectory implements EnginePersistence {
       if (!p.shared) rmSync(p.dir, { recursive: true, force: true });
     }
     // Parts on disk that were never opened (open() stops at the first it cannot trust).
-    if (!this.first.shared) for (const k of this.partNumbers()) rmSync(partDir(this.dir, k), { recursive: true, force: true });
+    if (!this.first.shared) for (const k of partNumbers(this.dir)) rmSync(partDir(this.dir, k), { recursive: true, force: true });
     if (resetFirst) this.first.reset();
     this.host.parts = [this.host.parts[0]];
     this.host.reopened.clear();

@@ -17,7 +17,7 @@
  * adds of a document go to unrelated lists, each a cache miss into a large table, while a batch
  * reaches each list once for all of its new ids.
  */
-import { release, RoaringBitmap32, unionMany, type Bitmap } from './bitmap.ts';
+import { orConsuming, RoaringBitmap32, unionMany, type Bitmap } from './bitmap.ts';
 import { GrowableU32 } from './growable.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 import { sortByKey } from './sort-by-key.ts';
@@ -438,11 +438,7 @@ export class PostingTable {
 export function unionOf(ids: number[], bitmaps: Bitmap[]): Bitmap {
   const out = RoaringBitmap32.from(ids);
   if (bitmaps.length === 1) out.orInPlace(bitmaps[0]);
-  else if (bitmaps.length > 1) {
-    const union = unionMany(bitmaps);
-    out.orInPlace(union);
-    release(union);
-  }
+  else if (bitmaps.length > 1) orConsuming(out, unionMany(bitmaps));
   return out;
 }
 

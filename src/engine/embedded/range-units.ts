@@ -19,7 +19,7 @@
  * and its two ragged ends sorted as before.
  */
 import type { FieldType } from '../../model/field-def.ts';
-import { bitmapOfSorted, release, unionMany, type Bitmap } from './bitmap.ts';
+import { bitmapOfSorted, orConsuming, unionMany, type Bitmap } from './bitmap.ts';
 import type { GrowableU32 } from './growable.ts';
 import { radixSorted } from './radix-sort.ts';
 import type { Slot } from './slot.ts';
@@ -94,9 +94,7 @@ export class RangeUnits {
     }
     const rest = bitmapOfSorted(ids.subarray(0, k));
     if (blocks.length === 0) return rest;
-    const union = unionMany(blocks).orInPlace(rest);
-    release(rest);
-    return union;
+    return orConsuming(unionMany(blocks), rest);
   }
 
   /** Block `k`'s bitmap (its units, each once). */

@@ -13,7 +13,7 @@
  */
 import type { FieldDef } from '../../model/field-def.ts';
 import type { Predicate } from '../../query/resolved.ts';
-import { release, RoaringBitmap32, type Bitmap } from './bitmap.ts';
+import { andConsuming, release, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { matchField } from './field-match.ts';
 import type { NestedPart } from './index-data.ts';
 
@@ -42,9 +42,7 @@ export function sameElementDocs(part: NestedPart, conditions: readonly ElementCo
     const candidates = part.matchDocs(conditions[0].rel, conditions[0].field, conditions[0].predicate, liveDocs)!;
     for (let i = 1; i < conditions.length && !candidates.isEmpty; i++) {
       const c = conditions[i];
-      const docs = part.matchDocs(c.rel, c.field, c.predicate, liveDocs)!;
-      candidates.andInPlace(docs);
-      release(docs);
+      andConsuming(candidates, part.matchDocs(c.rel, c.field, c.predicate, liveDocs)!);
     }
     if (unsure.isEmpty || candidates.isEmpty) return candidates;
     const undecided = part.docsOf(unsure).andInPlace(candidates);
