@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULTS, type Config } from '../../src/main/config.ts';
@@ -161,6 +161,60 @@ test('a part made after the last checkpoint and lost: its documents come back fr
       assert.ok(report.replayed > 0);
     });
     await killed.store.close?.();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a kill while a new part was being made: its unfinished directory is removed, and the restart opens the segments', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-parts-'));
+  try {
+    const first = await openRuntime(configOf(dir, 300));
+    await first.indexer.rebuild();
+    await writeBatches(first, 0, 3);
+    await first.close();
+
+    const killed = await openRuntime(configOf(dir, 300));
+    assert.equal((await killed.indexer.rebuild()).mode, 'segments');
+    const indexer = new Indexer(killed.ctx, { checkpointIds: 1_000_000 });
+    for (let n = 3; n < 9; n++) {
+      const b = batchOf(n);
+      await indexer.put(b.index, b.items);
+    }
+    const parts = partsOf(killed);
+    assert.ok(parts >= 2, `parts: ${parts}`);
+    assert.deepEqual(partDirs(dir).filter((n) => n.endsWith('.new')), [], 'a part made whole is renamed into place');
+    // The newest part as a kill within its first checkpoint leaves it: under its temporary name,
+    // its segment written and its manifest not.
+    const name = `part-${String(parts - 1).padStart(4, '0')}`;
+    const unfinished = join(dir, 'engine', `${name}.new`);
+    renameSync(join(dir, 'engine', name), unfinished);
+    rmSync(join(unfinished, 'manifest.json'));
+
+    await restartAndCheck(dir, 300, (report) => {
+      assert.equal(report.mode, 'segments', report.reason);
+      assert.ok(report.replayed > 0, 'the newest part\'s documents come back from the journal');
+    });
+    assert.ok(!existsSync(unfinished), 'the unfinished part is removed');
+    await killed.store.close?.();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a part directory without a manifest is damage: the store is loaded again', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-parts-'));
+  try {
+    const first = await openRuntime(configOf(dir, 300));
+    await first.indexer.rebuild();
+    await writeBatches(first, 0, 9);
+    assert.ok(partsOf(first) >= 2);
+    await first.close();
+    rmSync(join(dir, 'engine', 'part-0001', 'manifest.json'));
+    await restartAndCheck(dir, 300, (report) => {
+      assert.equal(report.mode, 'store');
+      assert.match(report.reason ?? '', /^part 1: /);
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

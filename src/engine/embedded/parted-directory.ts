@@ -7,10 +7,12 @@
  * - A checkpoint writes parts 1.. first and part 0 last, and only that checkpoint of part 0 drops
  *   journals (sealing part 0 keeps them): every id a journal names is in some part's segments
  *   before the journal goes.
- * - A new part is checkpointed empty as soon as it is made, so that it always has a manifest: its
- *   documents come later, after part 0's last checkpoint, and part 0's journal names them. A part
- *   without one (damage removed it, or a kill came within that first checkpoint) cannot be told
- *   from a damaged one, and the store is loaded again.
+ * - A new part is made whole before it takes a document: an empty part is checkpointed under a
+ *   temporary name (`part-NNNN.new`) and renamed into place, so `part-NNNN` always has a manifest.
+ *   Its documents come later, after part 0's last checkpoint, and part 0's journal names them. A
+ *   kill within that first checkpoint leaves only the temporary directory, which held nothing and
+ *   is removed at the next start; a `part-NNNN` without a manifest is damage, and the store is
+ *   loaded again.
  * - A document is in one part only: a write of an id replaces it in the newest part holding it and
  *   removes it from any other (a copy left in an older part by a removal and a write again, whose
  *   parts were saved in the other order before a kill, goes when the journal replays the id).
@@ -20,7 +22,7 @@
  *   writes their segments before the load is done: `INCOMPLETE` is written first and removed by
  *   the checkpoint that ends the load, and a start that finds it loads the store again.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexName } from '../../model/field-def.ts';
 import type { CheckpointInfo, EnginePersistence, OpenResult } from '../search-engine.ts';
@@ -32,6 +34,8 @@ import { fsyncDir, writeFileAtomic } from './engine-directory.ts';
 export const INCOMPLETE_FILE = 'parts-incomplete';
 
 const PART_DIR = /^part-(\d{4,})$/;
+/** A part being made: its first, empty checkpoint is written here and the directory renamed into place. */
+const NEW_PART_DIR = /^part-\d{4,}\.new$/;
 
 /** Part k's directory: part 0 is the engine directory itself (so directories written before parts existed open as one part). */
 export function partDir(dir: string, k: number): string {
@@ -48,11 +52,17 @@ export function partNumbers(dir: string): number[] {
     .sort((a, b) => a - b);
 }
 
-/** What the directory needs of its engine: the parts, and making new ones. */
+/** Removes the directories of parts whose making a kill interrupted (they never held a document). */
+function removeUnfinished(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) if (NEW_PART_DIR.test(name)) rmSync(join(dir, name), { recursive: true, force: true });
+}
+
+/** What the directory needs of its engine: the parts, and making new ones (`at`: in that directory instead of part k's). */
 export interface PartsHost {
   parts: EmbeddedEngine[];
   readonly reopened: Set<EmbeddedEngine>;
-  newPart(k: number): EmbeddedEngine;
+  newPart(k: number, at?: string): EmbeddedEngine;
 }
 
 function dirOf(part: EmbeddedEngine): EngineDirectory {
@@ -120,6 +130,7 @@ export class PartedDirectory implements EnginePersistence {
       this.startOver(true);
       return { loaded: false, reason: 'an earlier load of the whole store into the index did not finish' };
     }
+    if (!this.first.shared) removeUnfinished(this.dir);
     const numbers = partNumbers(this.dir);
     for (let i = 0; i < numbers.length; i++) {
       const k = numbers[i];
@@ -154,13 +165,26 @@ export class PartedDirectory implements EnginePersistence {
     return this.first.shared;
   }
 
-  /** A part made while the engine is open: opened, and checkpointed empty so that it has a manifest from the start. */
-  opening(part: EmbeddedEngine): void {
+  /**
+   * A part made while the engine is open: its directory is made whole (an empty checkpoint under
+   * a temporary name, renamed into place) and then opened, so that it has a manifest from the start.
+   */
+  opening(part: EmbeddedEngine, k: number): void {
     this.watch(part);
     if (!this.opened) return;
     const p = dirOf(part);
-    p.open();
-    p.checkpoint();
+    const temp = `${p.dir}.new`;
+    rmSync(temp, { recursive: true, force: true });
+    // Nothing opened uses part k's directory (open() and startOver() remove what they do not open).
+    rmSync(p.dir, { recursive: true, force: true });
+    const scratch = dirOf(this.host.newPart(k, temp));
+    scratch.open();
+    scratch.checkpoint();
+    scratch.close();
+    renameSync(temp, p.dir);
+    fsyncDir(this.dir);
+    const r = p.open();
+    if (!r.loaded) throw new Error(`part ${k} could not be opened just after it was made: ${r.reason}`);
   }
 
   /** Damage met in a part other than the first is handled as damage in the first. */
@@ -200,7 +224,10 @@ export class PartedDirectory implements EnginePersistence {
       if (!p.shared) rmSync(p.dir, { recursive: true, force: true });
     }
     // Parts on disk that were never opened (open() stops at the first it cannot trust).
-    if (!this.first.shared) for (const k of partNumbers(this.dir)) rmSync(partDir(this.dir, k), { recursive: true, force: true });
+    if (!this.first.shared) {
+      for (const k of partNumbers(this.dir)) rmSync(partDir(this.dir, k), { recursive: true, force: true });
+      removeUnfinished(this.dir);
+    }
     if (resetFirst) this.first.reset();
     this.host.parts = [this.host.parts[0]];
     this.host.reopened.clear();

@@ -44,9 +44,9 @@ export class PartedEngine implements SearchEngine, PartsHost {
     this.persistence = options.dir === undefined ? undefined : new PartedDirectory(options.dir, this);
   }
 
-  newPart(k: number): EmbeddedEngine {
+  newPart(k: number, at?: string): EmbeddedEngine {
     const { partDocuments: _, dir, ...rest } = this.options;
-    return new EmbeddedEngine(this.catalogues, { ...rest, ...(dir === undefined ? {} : { dir: partDir(dir, k) }) });
+    return new EmbeddedEngine(this.catalogues, { ...rest, ...(dir === undefined ? {} : { dir: at ?? partDir(dir, k) }) });
   }
 
   /** The newest part, or a new one when it is full (the full one sealed first; never in a process sharing the directory). */
@@ -54,8 +54,9 @@ export class PartedEngine implements SearchEngine, PartsHost {
     const last = this.parts[this.parts.length - 1];
     if (last.idCount(index) < this.capacity || this.persistence?.shared) return last;
     this.persistence?.seal(last);
-    const part = this.newPart(this.parts.length);
-    this.persistence?.opening(part);
+    const k = this.parts.length;
+    const part = this.newPart(k);
+    this.persistence?.opening(part, k);
     this.parts.push(part);
     return part;
   }
