@@ -19,8 +19,26 @@ import { SortColumn } from './sort-column.ts';
  */
 const RANKS_PER_BLOCK = 256;
 
-function hitOf(data: IndexData, doc: number, values: (string | number | null)[]): SearchHit {
-  return { id: data.ids[doc], position: { values, orderKey: data.orderKeys[doc] } };
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The sort values of an unsorted page's hits: none, one array for all of them. */
+const NO_VALUES: readonly (string | number | null)[] = Object.freeze([]);
+
+/**
+ * A hit, built from empty object literals on purpose: a literal with properties has an
+ * allocation site, and V8 allocates straight into the old generation from a site whose objects
+ * it saw survive. Over parts they do (a part's page waits while the next parts are searched), so
+ * every hit went to the old generation, which filled and was collected whole: seconds over a
+ * 5 GB heap (docs/ARCHITECTURE.md, "Hits are not pretenured").
+ */
+function hitOf(data: IndexData, doc: number, values: readonly (string | number | null)[]): SearchHit {
+  const position = {} as Mutable<SearchHit['position']>;
+  position.values = values;
+  position.orderKey = data.orderKeys[doc];
+  const hit = {} as Mutable<SearchHit>;
+  hit.id = data.ids[doc];
+  hit.position = position;
+  return hit;
 }
 
 /** How unsorted pages find their hits: walking the order index block by block, ranking every match, or by density. */
@@ -134,7 +152,7 @@ function unsortedPage(data: IndexData, match: Bitmap, request: SearchRequest, st
   const more = picked.length > limit;
   if (more) picked.length = limit;
   if (request.backwards) picked.reverse();
-  return { total, hits: picked.map((d) => hitOf(data, d, [])), more };
+  return { total, hits: picked.map((d) => hitOf(data, d, NO_VALUES)), more };
 }
 
 /**
