@@ -74,6 +74,28 @@ async function writeBatches(rt: Runtime, from: number, to: number): Promise<void
   }
 }
 
+/**
+ * Part 0 checkpointed with batches 0-2; then more hosts than part 0 takes, so part 0 is sealed
+ * and a new part starts that no checkpoint covers, and the process is abandoned as a kill would
+ * leave it (its store stays open for the caller to close).
+ */
+async function abandonedWithNewPart(dir: string): Promise<{ killed: Runtime; parts: number }> {
+  const first = await openRuntime(configOf(dir, 300));
+  await first.indexer.rebuild();
+  await writeBatches(first, 0, 3);
+  await first.close();
+  const killed = await openRuntime(configOf(dir, 300));
+  assert.equal((await killed.indexer.rebuild()).mode, 'segments');
+  const indexer = new Indexer(killed.ctx, { checkpointIds: 1_000_000 });
+  for (let n = 3; n < 9; n++) {
+    const b = batchOf(n);
+    await indexer.put(b.index, b.items);
+  }
+  const parts = partsOf(killed);
+  assert.ok(parts >= 2, `parts: ${parts}`);
+  return { killed, parts };
+}
+
 test('a load of the whole store seals full parts as it goes; a restart opens them all', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-parts-'));
   try {
@@ -136,22 +158,7 @@ test('a load that never reached its checkpoint is done again at the next start',
 test('a part made after the last checkpoint and lost: its documents come back from the journal', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-parts-'));
   try {
-    const first = await openRuntime(configOf(dir, 300));
-    await first.indexer.rebuild();
-    await writeBatches(first, 0, 3);
-    await first.close();
-
-    // More hosts than part 0 takes: part 0 is sealed and a new part starts; no checkpoint covers
-    // the new part, and the process is abandoned as a kill would leave it.
-    const killed = await openRuntime(configOf(dir, 300));
-    assert.equal((await killed.indexer.rebuild()).mode, 'segments');
-    const indexer = new Indexer(killed.ctx, { checkpointIds: 1_000_000 });
-    for (let n = 3; n < 9; n++) {
-      const b = batchOf(n);
-      await indexer.put(b.index, b.items);
-    }
-    const parts = partsOf(killed);
-    assert.ok(parts >= 2, `parts: ${parts}`);
+    const { killed, parts } = await abandonedWithNewPart(dir);
     const newest = join(dir, 'engine', `part-${String(parts - 1).padStart(4, '0')}`);
     const manifest = JSON.parse(readFileSync(join(newest, 'manifest.json'), 'utf8'));
     assert.equal(manifest.segments.hosts.documents, 0, 'the newest part was checkpointed only when it was made, empty');
@@ -169,20 +176,7 @@ test('a part made after the last checkpoint and lost: its documents come back fr
 test('a kill while a new part was being made: its unfinished directory is removed, and the restart opens the segments', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-parts-'));
   try {
-    const first = await openRuntime(configOf(dir, 300));
-    await first.indexer.rebuild();
-    await writeBatches(first, 0, 3);
-    await first.close();
-
-    const killed = await openRuntime(configOf(dir, 300));
-    assert.equal((await killed.indexer.rebuild()).mode, 'segments');
-    const indexer = new Indexer(killed.ctx, { checkpointIds: 1_000_000 });
-    for (let n = 3; n < 9; n++) {
-      const b = batchOf(n);
-      await indexer.put(b.index, b.items);
-    }
-    const parts = partsOf(killed);
-    assert.ok(parts >= 2, `parts: ${parts}`);
+    const { killed, parts } = await abandonedWithNewPart(dir);
     assert.deepEqual(partDirs(dir).filter((n) => n.endsWith('.new')), [], 'a part made whole is renamed into place');
     // The newest part as a kill within its first checkpoint leaves it: under its temporary name,
     // its segment written and its manifest not.
