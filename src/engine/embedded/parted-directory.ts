@@ -159,7 +159,6 @@ export class PartedDirectory implements EnginePersistence {
     return { loaded: true, tail: first.tail, documents, ms: performance.now() - started };
   }
 
-
   /** Another live process owns the directory: this one never makes parts (see above). */
   get shared(): boolean {
     return this.first.shared;
