@@ -31,7 +31,7 @@ interface Counts {
 }
 
 function byPostings(slot: Slot, view: TypedView, units: Bitmap, unitCount: number): Counts {
-  const perGroup = new Float64Array(view.groupKey.length);
+  const perGroup = new Float64Array(view.groups);
   const mask = maskOf(units, unitCount);
   const ords: number[] = [];
   for (let g = 0; g < perGroup.length; g++) {
@@ -53,7 +53,7 @@ function byPostings(slot: Slot, view: TypedView, units: Bitmap, unitCount: numbe
  * undefined, else their elements except `skip` (ascending ids left out: pseudo-elements).
  */
 function byUnits(slot: Slot, view: TypedView, scope: Scope, docs: Uint32Array, part: NestedPart | undefined, skip: Uint32Array): Counts {
-  const groups = view.groupKey.length;
+  const groups = view.groups;
   const perGroup = new Float64Array(groups);
   const lastUnit = new Int32Array(groups).fill(-1);
   const of = unitGroups(slot, view, scope.idCount).of;
@@ -165,7 +165,7 @@ function fieldCounts(data: IndexData, match: Bitmap, field: FieldDef | undefined
   const { part, slot } = at;
   const scope = part ? part.scope : data.docs;
   const view = slot.view(field.type);
-  const groups = view.groupKey.length;
+  const groups = view.groups;
   // The units are every element of a matching document, whether or not it matched the query
   // itself, except pseudo-elements (see NestedPart.realLive).
   const pseudo = part && part.realLive() !== part.scope.live() ? RoaringBitmap32.andNot(part.scope.live(), part.realLive()) : undefined;
@@ -216,7 +216,7 @@ export function aggregateField(
     if (count === 0) continue;
     counted += count;
     if (k === 0 || (buckets.length === k && count < buckets[k - 1].count)) continue;
-    keepBest(buckets, { key: keyString(field!.type, view.groupKey[g]), count }, k);
+    keepBest(buckets, { key: keyString(field!.type, view.key(g)), count }, k);
   }
   const shown = buckets.reduce((s, b) => s + b.count, 0);
   return { total, totalOmitted: counted - shown, buckets };
@@ -235,8 +235,8 @@ const groupKeys = new WeakMap<TypedView, GroupKeys>();
 function keysOf(view: TypedView, type: FieldDef['type']): GroupKeys {
   let k = groupKeys.get(view);
   if (!k) groupKeys.set(view, (k = { keys: [], index: new Map(), counts: new Float64Array(0) }));
-  for (let g = k.keys.length; g < view.groupKey.length; g++) {
-    const key = keyString(type, view.groupKey[g]);
+  for (let g = k.keys.length; g < view.groups; g++) {
+    const key = keyString(type, view.key(g));
     k.keys.push(key);
     k.index.set(key, g);
   }

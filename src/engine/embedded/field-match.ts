@@ -41,8 +41,8 @@ export function tokenValues(slot: Slot, tokens: readonly string[], phrase: boole
   if (phrase) return ti.phraseValues(slot.values, tokens);
   let acc: Bitmap | undefined;
   for (const tok of tokens) {
-    const t = ti.ordOf.get(tok);
-    if (t === undefined) return empty();
+    const t = ti.tokens.get(tok);
+    if (t < 0) return empty();
     const vals = ti.values.bitmap(t);
     acc = acc ? andConsuming(acc, vals) : vals;
     if (acc.isEmpty) return acc;
@@ -71,8 +71,8 @@ function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, su
   if (type !== 'text' && type !== 'keyword') {
     const view = slot.view(type);
     const ords: number[] = [];
-    for (let g = 0; g < view.groupKey.length; g++) {
-      if (re.test(keyString(type, view.groupKey[g]))) view.pushOrds(g, ords);
+    for (let g = 0; g < view.groups; g++) {
+      if (re.test(keyString(type, view.key(g)))) view.pushOrds(g, ords);
     }
     return ords;
   }
@@ -99,9 +99,9 @@ function patternOrds(slot: Slot, field: FieldDef, re: RegExp, prefix: string, su
   if (type === 'text') {
     // Text fields also match when any single token matches.
     const ti = slot.tokens();
-    const tokens: Iterable<number> = (prefix !== '' ? tokensWithPrefix(ti, prefix) : pattern !== undefined ? tokenCandidates(ti, pattern) : undefined) ?? ti.tokens.keys();
+    const tokens: Iterable<number> = (prefix !== '' ? tokensWithPrefix(ti, prefix) : pattern !== undefined ? tokenCandidates(ti, pattern) : undefined) ?? ti.tokens.ordinals();
     const tokOrds: number[] = [];
-    for (const t of tokens) if (re.test(ti.tokens[t])) tokOrds.push(t);
+    for (const t of tokens) if (re.test(ti.tokens.at(t))) tokOrds.push(t);
     if (tokOrds.length > 0) {
       const matching = ti.values.union(tokOrds);
       for (const v of matching.toUint32Array()) found.add(v);
@@ -163,7 +163,7 @@ function rangeMatch(scope: Scope, slot: Slot, type: FieldType, predicate: Extrac
   const view = slot.view(type);
   const [from, to] = rangePositions(view, predicate);
   if (from >= to) return empty();
-  const distinct = 2 * view.groupKey.length >= slot.fwdUnit.length;
+  const distinct = 2 * view.groups >= slot.fwdUnit.length;
   if (distinct && to - from >= SLICE_FROM) return rangeUnits(slot, view).unitsIn(slot, from, to, scope.idCount);
   return slot.postings.union(groupsOrds(view, from, to));
 }

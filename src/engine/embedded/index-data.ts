@@ -17,7 +17,8 @@ import type { Slot } from './slot.ts';
 import { nestedRootOf } from '../reference/nested-root.ts';
 import { relativePath } from '../../model/values-of.ts';
 import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
-import { CorruptSegmentError, SEGMENT_DELTA, SEGMENT_FULL, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
+import { CorruptSegmentError, SEGMENT_DELTA, SEGMENT_FULL, STRING_COLUMNS_VERSION, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
+import { StringColumn } from './string-column.ts';
 
 export class NestedPart {
   readonly scope: Scope;
@@ -179,31 +180,22 @@ export interface CompactionPolicy {
   readonly ratio: number;
 }
 
-/**
- * `s` as one flat string. An order key is built by concatenation (a hex digit pair at a time), and
- * V8 keeps such a string as a tree of rope nodes: ten times the bytes of its characters, for every
- * document. Reading a character flattens the rope in place, leaving the tree to the collector.
- */
-function flat(s: string): string {
-  s.charCodeAt(0);
-  return s;
-}
-
 /** Documents a delta may add before changes stop being recorded (see upsert), unless the index holds more. */
 const DELTA_MAX_DOCS = 100_000;
 
 export const DEFAULT_COMPACTION: CompactionPolicy = { minDead: 1024, ratio: 1 };
 
 export class IndexData {
-  readonly ids: string[] = [];
-  readonly orderKeys: string[] = [];
+  /** document → id, and → order key (orderKeyFor), outside the JavaScript heap. */
+  readonly ids = new StringColumn();
+  readonly orderKeys = new StringColumn();
   private _idToDoc: Map<string, number> | undefined = new Map();
   /** id → live document; built on first write after a restore (queries never need it). */
   get idToDoc(): Map<string, number> {
     if (!this._idToDoc) {
       const m = new Map<string, number>();
       const alive = this.docs.alive;
-      for (let d = 0; d < this.ids.length; d++) if (alive[d] === 1) m.set(this.ids[d], d);
+      for (let d = 0; d < this.ids.length; d++) if (alive[d] === 1) m.set(this.ids.at(d), d);
       this._idToDoc = m;
     }
     return this._idToDoc;
@@ -251,8 +243,8 @@ export class IndexData {
     w.u8(SEGMENT_FULL);
     w.str(this.index);
     w.u32(this.purged);
-    w.scalars(this.ids);
-    w.scalars(this.orderKeys);
+    this.ids.write(w);
+    this.orderKeys.write(w);
     this.docs.write(w, release);
     w.u32(this.nested.size);
     for (const part of this.nested.values()) {
@@ -270,16 +262,9 @@ export class IndexData {
     const index = r.str();
     if (index !== this.index) throw new CorruptSegmentError(`segment holds index ${index}, expected ${this.index}`);
     this.purged = r.u32();
-    const ids = r.scalars() as string[];
-    const orderKeys = r.scalars() as string[];
+    this.readStrings(r);
     this.docs.restore(r);
-    if (ids.length !== this.docs.idCount || orderKeys.length !== ids.length) throw new CorruptSegmentError('ids and documents differ in number');
-    this.ids.length = 0;
-    this.orderKeys.length = 0;
-    for (let d = 0; d < ids.length; d++) {
-      this.ids.push(ids[d]);
-      this.orderKeys.push(orderKeys[d]);
-    }
+    if (this.ids.length !== this.docs.idCount || this.orderKeys.length !== this.ids.length) throw new CorruptSegmentError('ids and documents differ in number');
     this._idToDoc = undefined;
     this.restoreTail(r, false);
   }
@@ -348,8 +333,8 @@ export class IndexData {
     w.str(this.index);
     w.u32(this.purged);
     w.u32(this.savedDocs);
-    w.scalars(this.ids.slice(this.savedDocs));
-    w.scalars(this.orderKeys.slice(this.savedDocs));
+    this.ids.write(w, this.savedDocs);
+    this.orderKeys.write(w, this.savedDocs);
     this.docs.writeDelta(w);
     w.u32(this.nested.size);
     for (const part of this.nested.values()) {
@@ -368,24 +353,22 @@ export class IndexData {
     this.purged = r.u32();
     const from = r.u32();
     if (from !== this.ids.length) throw new CorruptSegmentError('delta does not follow the segments before it');
-    const ids = r.scalars() as string[];
-    const orderKeys = r.scalars() as string[];
+    this.readStrings(r);
     this.docs.restoreDelta(r);
-    if (ids.length !== orderKeys.length || from + ids.length !== this.docs.idCount) throw new CorruptSegmentError('ids and documents differ in number');
-    const alive = this.docs.alive;
-    // Documents removed since: their strings are dropped, as kill() does.
-    for (let d = 0; d < from; d++) {
-      if (alive[d] !== 1) {
-        this.ids[d] = '';
-        this.orderKeys[d] = '';
-      }
-    }
-    for (let i = 0; i < ids.length; i++) {
-      this.ids.push(ids[i]);
-      this.orderKeys.push(orderKeys[i]);
-    }
+    if (this.ids.length !== this.orderKeys.length || this.ids.length !== this.docs.idCount) throw new CorruptSegmentError('ids and documents differ in number');
     this._idToDoc = undefined;
     this.restoreTail(r, true);
+  }
+
+  /** Ids and order keys appended from a segment: packed columns from format 7, JSON lists before. */
+  private readStrings(r: SegmentReader): void {
+    if (r.version >= STRING_COLUMNS_VERSION) {
+      this.ids.append(r);
+      this.orderKeys.append(r);
+    } else {
+      this.ids.appendAll(r.scalars() as string[]);
+      this.orderKeys.appendAll(r.scalars() as string[]);
+    }
   }
 
   /** What a full segment and a delta end with alike: the nested parts, the full-text tables (whole or added to) and the order. */
@@ -412,8 +395,9 @@ export class IndexData {
     const old = this.idToDoc.get(id);
     if (old !== undefined) this.kill(old);
     const d = this.docs.newUnit();
-    this.ids[d] = id;
-    this.orderKeys[d] = flat(orderKeyFor(this.index, id));
+    if (d !== this.ids.length) throw new Error('document numbers and ids out of step');
+    this.ids.push(id);
+    this.orderKeys.push(orderKeyFor(this.index, id));
     this.idToDoc.set(id, d);
     this.order.add(d);
 
@@ -455,6 +439,8 @@ export class IndexData {
     this.fulltext.dropDead(this.docs.alive, deadDocs);
     this.docs.compact();
     for (const part of this.nested.values()) part.compact();
+    this.ids.dropDead(this.docs.alive);
+    this.orderKeys.dropDead(this.docs.alive);
   }
 
   private kill(d: number): void {
@@ -466,10 +452,8 @@ export class IndexData {
       const s = part.start.data[d];
       for (let e = s, end = s + part.count.data[d]; e < end; e++) part.scope.kill(e);
     }
-    this.idToDoc.delete(this.ids[d]);
-    // The strings are no longer needed: the order index skips dead documents.
-    this.ids[d] = '';
-    this.orderKeys[d] = '';
+    this.idToDoc.delete(this.ids.at(d));
+    // The strings stay until compaction drops them: the order index skips dead documents.
     this.order.remove();
     this.maybeCompact();
   }

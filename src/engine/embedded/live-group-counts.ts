@@ -44,7 +44,7 @@ export class LiveGroupCounts {
       this.forgetDead(slot, scope);
       this.deadCount = scope.deadCount;
     }
-    const groups = this.view.groupKey.length;
+    const groups = this.view.groups;
     if (this.perGroup.length < groups) this.grow(groups);
     const n = this.column.length;
     if (this.done === n) return;

@@ -34,9 +34,9 @@ const NO_VALUES: readonly (string | number | null)[] = Object.freeze([]);
 function hitOf(data: IndexData, doc: number, values: readonly (string | number | null)[]): SearchHit {
   const position = {} as Mutable<SearchHit['position']>;
   position.values = values;
-  position.orderKey = data.orderKeys[doc];
+  position.orderKey = data.orderKeys.at(doc);
   const hit = {} as Mutable<SearchHit>;
-  hit.id = data.ids[doc];
+  hit.id = data.ids.at(doc);
   hit.position = position;
   return hit;
 }
@@ -233,7 +233,7 @@ function sortedPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, r
       const d = keys[i * n + c] - cursorKeys![c];
       if (d !== 0) return d;
     }
-    const a = data.orderKeys[docs[i]];
+    const a = data.orderKeys.at(docs[i]);
     const b = after!.orderKey;
     return a < b ? -1 : a > b ? 1 : 0;
   };

@@ -23,9 +23,13 @@ export const SEGMENT_MAGIC = 'PSCPSEG\0';
  * 5: the values of a slot's block and the terms of a full-text table's block are packed
  * (offsets, then tagged bytes) instead of JSON lists; everything else as in 4. 6: those values
  * and terms sorted by their bytes and front-coded in blocks of 16, with the rank → ordinal
- * permutation (PackedLeaves); everything else as in 5.
+ * permutation (PackedLeaves); everything else as in 5. 7: the documents' ids and order keys
+ * (of a full segment, or of the documents a delta adds) are packed string columns (count, end
+ * offsets, tagged bytes; StringColumn) instead of JSON lists; everything else as in 6.
  */
-export const SEGMENT_FORMAT_VERSION = 6;
+export const SEGMENT_FORMAT_VERSION = 7;
+/** The first format whose ids and order keys are string columns. */
+export const STRING_COLUMNS_VERSION = 7;
 /**
  * The first format whose blocks (slots, full-text term tables) have the current layout: a
  * checkpoint copies those unchanged, and decodes and writes older ones anew.

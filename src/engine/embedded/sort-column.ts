@@ -23,7 +23,7 @@ export class SortColumn {
       this.slot = at?.slot;
       this.view = this.slot?.view(field.type);
     }
-    this.groups = this.view ? this.view.groupKey.length : 0;
+    this.groups = this.view ? this.view.groups : 0;
     this.rank = this.view ? this.view.groupRank() : new Int32Array(0);
   }
 
@@ -83,13 +83,13 @@ export class SortColumn {
     if (!this.view) return -0.5;
     const p = this.view.bound(v, false);
     if (p < this.groups) {
-      const k = positionValue(this.view.groupKey[this.view.sortedGroups()[p]]);
+      const k = positionValue(this.view.key(this.view.sortedGroups()[p]));
       if (k === v) return p;
     }
     return p - 0.5;
   }
 
   positionOf(g: number): string | number | null {
-    return g < 0 ? null : positionValue(this.view!.groupKey[g]);
+    return g < 0 ? null : positionValue(this.view!.key(g));
   }
 }

@@ -63,8 +63,8 @@ export function substringCandidates(ti: TokenIndex, pattern: string, valueCount:
   // Whole tokens first (one posting list each), then prefixes (a range of the sorted tokens).
   for (const r of runs) {
     if (!r.startsToken || !r.endsToken) continue;
-    const t = ti.ordOf.get(r.text);
-    narrow(t === undefined ? ti.values.union([]) : ti.values.bitmap(t));
+    const t = ti.tokens.get(r.text);
+    narrow(t < 0 ? ti.values.union([]) : ti.values.bitmap(t));
   }
   for (const r of runs) {
     if (!r.startsToken || r.endsToken || r.text.length < MIN_PARTIAL) continue;
@@ -80,15 +80,7 @@ export function substringCandidates(ti: TokenIndex, pattern: string, valueCount:
       if (r.text.length >= MIN_PARTIAL && (best === undefined || r.text.length > best.text.length)) best = r;
     }
     if (best !== undefined) {
-      const want = best.text;
-      const toks = ti.tokens;
-      const ords: number[] = [];
-      if (best.endsToken) {
-        for (let t = 0; t < toks.length; t++) if (toks[t].endsWith(want)) ords.push(t);
-      } else {
-        for (let t = 0; t < toks.length; t++) if (toks[t].includes(want)) ords.push(t);
-      }
-      narrow(ti.values.union(ords));
+      narrow(ti.values.union(ti.tokens.containing(best.text, best.endsToken)));
     }
   }
   if (acc === undefined) return undefined;
@@ -113,9 +105,8 @@ export function tokenCandidates(ti: TokenIndex, pattern: string): number[] | und
   let want = '';
   for (const r of runs) if (r.text.length > want.length) want = r.text;
   const toks = ti.tokens;
-  const out: number[] = [];
-  for (let t = 0; t < toks.length; t++) if (toks[t].includes(want)) out.push(t);
-  for (const t of ti.longS) if (!toks[t].includes(want)) out.push(t);
+  const out = toks.containing(want, false);
+  for (const t of ti.longS) if (!toks.at(t).includes(want)) out.push(t);
   return out;
 }
 
@@ -127,11 +118,11 @@ export function tokensWithPrefix(ti: TokenIndex, prefix: string, limit = Infinit
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (toks[sorted[mid]] < prefix) lo = mid + 1;
+    if (toks.at(sorted[mid]) < prefix) lo = mid + 1;
     else hi = mid;
   }
   const out: number[] = [];
-  for (let p = lo; p < sorted.length && toks[sorted[p]].startsWith(prefix); p++) {
+  for (let p = lo; p < sorted.length && toks.at(sorted[p]).startsWith(prefix); p++) {
     if (out.length === limit) return undefined;
     out.push(sorted[p]);
   }

@@ -13,10 +13,11 @@ import { RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { GrowableU32 } from './growable.ts';
 import { PairMap } from './pair-map.ts';
 import { PostingTable } from './posting-table.ts';
+import { TokenDictionary } from './token-dictionary.ts';
 
 export class TokenIndex {
-  readonly ordOf = new Map<string, number>();
-  readonly tokens: string[] = [];
+  /** token ↔ token ordinal. */
+  readonly tokens = new TokenDictionary();
   /**
    * Tokens holding `ſ` (U+017F), which case-insensitive patterns match for `s` but which does not
    * lower-case to it: substring candidates always include their values (substring-candidates.ts).
@@ -58,11 +59,9 @@ export class TokenIndex {
       if (typeof value !== 'string') continue;
       ts.length = 0;
       for (const tok of tokenize(value)) {
-        let t = this.ordOf.get(tok);
-        if (t === undefined) {
-          t = this.tokens.length;
-          this.ordOf.set(tok, t);
-          this.tokens.push(tok);
+        const known = this.tokens.length;
+        const t = this.tokens.intern(tok);
+        if (t === known) {
           if (tok.includes('\u017f')) this.longS.push(t);
           this.sorted = undefined;
         }
@@ -85,7 +84,7 @@ export class TokenIndex {
       const value = values.at(v);
       if (typeof value !== 'string') continue;
       ts.length = 0;
-      for (const tok of tokenize(value)) ts.push(this.ordOf.get(tok)!);
+      for (const tok of tokenize(value)) ts.push(this.tokens.get(tok));
       this.addPairs(v, ts);
     }
     this.pairsUpTo = end;
@@ -112,8 +111,8 @@ export class TokenIndex {
   phraseValues(values: LeafList, wanted: readonly string[]): Bitmap {
     const ords: number[] = [];
     for (const tok of wanted) {
-      const t = this.ordOf.get(tok);
-      if (t === undefined) return new RoaringBitmap32();
+      const t = this.tokens.get(tok);
+      if (t < 0) return new RoaringBitmap32();
       ords.push(t);
     }
     if (ords.length === 1) return this.values.bitmap(ords[0]);
@@ -137,10 +136,7 @@ export class TokenIndex {
 
   /** Token ordinals in token order (for prefix scans). */
   sortedTokens(): number[] {
-    if (!this.sorted) {
-      const toks = this.tokens;
-      this.sorted = toks.map((_, i) => i).sort((a, b) => (toks[a] < toks[b] ? -1 : toks[a] > toks[b] ? 1 : 0));
-    }
+    this.sorted ??= this.tokens.sorted();
     return this.sorted;
   }
 }

@@ -12,7 +12,6 @@ import { compareTyped, typedValue, type Typed } from '../reference/typed-value.t
 
 /** ipKey of an IPv4 address: this prefix, then the address as 8 hex digits. */
 const V4_MAPPED = '00000000000000000000ffff';
-const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /**
  * The address of a plain dotted quad (decimal octets without leading zeros, nothing else; what
@@ -41,6 +40,11 @@ function plainV4(text: string): number {
   }
 }
 
+/** The ipKey of an IPv4 address (a uint32), as one flat string. */
+function v4Key(v4: number): string {
+  return V4_MAPPED + (v4 + 0x100000000).toString(16).slice(1);
+}
+
 /** The IPv4 address of an ipKey, or -1 for an IPv6 one. */
 function v4OfKey(key: string): number {
   return key.length === 32 && key.startsWith(V4_MAPPED) ? parseInt(key.slice(24), 16) : -1;
@@ -49,7 +53,13 @@ function v4OfKey(key: string): number {
 export class TypedView {
   /** value ordinal → group, -1 when the raw value is not of this type. */
   ordGroup = new Int32Array(16);
-  readonly groupKey: Typed[] = [];
+  /**
+   * group → typed value; for an IPv4 group of an ip view, its address as an int32 (`address | 0`,
+   * a small integer V8 keeps in the array itself) instead of its 32-character key: built by
+   * concatenation, each key was a rope of four heap objects per address, millions of small
+   * objects that every scavenge walks past (docs/ARCHITECTURE.md, "Small objects"). Read with key().
+   */
+  private readonly keys: Typed[] = [];
   /** group → its value ordinals (a number when there is only one, the usual case). */
   readonly groupOrds: (number | number[])[] = [];
   private readonly keyToGroup = new Map<Typed, number>();
@@ -65,6 +75,17 @@ export class TypedView {
   private rank: Int32Array | undefined;
 
   constructor(readonly type: FieldType) {}
+
+  /** Groups so far. */
+  get groups(): number {
+    return this.keys.length;
+  }
+
+  /** The typed value of group `g`. */
+  key(g: number): Typed {
+    const k = this.keys[g];
+    return typeof k === 'number' && this.type === 'ip' ? v4Key(k >>> 0) : k;
+  }
 
   /**
    * Groups the values added since the last call, at most `budget` of them (the background
@@ -94,14 +115,14 @@ export class TypedView {
       }
       let g = v4 >= 0 ? this.v4Group.get(v4 | 0) : this.keyToGroup.get(t!);
       if (g === undefined) {
-        g = this.groupKey.length;
+        g = this.keys.length;
         if (v4 >= 0) {
           this.v4Group.set(v4 | 0, g);
-          t = V4_MAPPED + HEX2[v4 >>> 24] + HEX2[(v4 >>> 16) & 255] + HEX2[(v4 >>> 8) & 255] + HEX2[v4 & 255];
+          this.keys.push(v4 | 0);
         } else {
           this.keyToGroup.set(t!, g);
+          this.keys.push(t!);
         }
-        this.groupKey.push(t!);
         this.groupOrds.push(v);
         this.rank = undefined;
       } else {
@@ -122,7 +143,7 @@ export class TypedView {
   /** Groups in ascending typed order (bools: false before true). */
   sortedGroups(): Int32Array {
     const old = this.sorted;
-    const groups = this.groupKey.length;
+    const groups = this.keys.length;
     if (old && old.length === groups) return old;
     // A few groups appended to many: sort only them and merge (linear) instead of sorting all.
     if (old && old.length >= 1024 && groups - old.length <= old.length / 8) this.sorted = this.mergeAdded(old);
@@ -131,16 +152,16 @@ export class TypedView {
   }
 
   private keyOf(g: number): string | number {
-    const k = this.groupKey[g];
+    const k = this.key(g);
     return typeof k === 'boolean' ? (k ? 1 : 0) : k;
   }
 
   private mergeAdded(old: Int32Array): Int32Array {
     const added: number[] = [];
-    for (let g = old.length; g < this.groupKey.length; g++) added.push(g);
+    for (let g = old.length; g < this.keys.length; g++) added.push(g);
     const cmp = (a: number, b: number): number => compareTyped(this.keyOf(a), this.keyOf(b));
     added.sort(cmp);
-    const out = new Int32Array(this.groupKey.length);
+    const out = new Int32Array(this.keys.length);
     let i = 0;
     let j = 0;
     let k = 0;
@@ -151,7 +172,7 @@ export class TypedView {
   }
 
   private sortKeys(): Int32Array {
-    const keys = this.groupKey.map((k) => (typeof k === 'boolean' ? (k ? 1 : 0) : k));
+    const keys = this.keys.map((k) => (typeof k === 'boolean' ? (k ? 1 : 0) : k));
     const order = Int32Array.from(keys.keys());
     order.sort((a, b) => compareTyped(keys[a], keys[b]));
     return order;
@@ -166,11 +187,11 @@ export class TypedView {
     let k = 0;
     for (const a of this.v4Group.keys()) v4s[k++] = a >>> 0;
     v4s.sort();
-    const v6 = this.groupKey as string[];
+    const v6 = this.keys as string[];
     const others: number[] = [];
     for (const g of this.keyToGroup.values()) others.push(g);
     others.sort((a, b) => compareTyped(v6[a], v6[b]));
-    const order = new Int32Array(this.groupKey.length);
+    const order = new Int32Array(this.keys.length);
     let p = 0;
     let o = 0;
     while (o < others.length && v6[others[o]] < V4_MAPPED) order[p++] = others[o++];
@@ -197,7 +218,7 @@ export class TypedView {
     let hi = sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const k = this.groupKey[sorted[mid]];
+      const k = this.key(sorted[mid]);
       const c = compareTyped(typeof k === 'boolean' ? (k ? 1 : 0) : k, key);
       if (c < 0 || (strict && c === 0)) lo = mid + 1;
       else hi = mid;

@@ -1,0 +1,241 @@
+/**
+ * One string per document (ids, order keys), packed in one buffer outside the JavaScript heap:
+ * each entry a tag byte and its code units, Latin-1 (tag 0, one byte each, when every unit is
+ * below 256) or UTF-16 big-endian (tag 1), so that comparing two entries of the same tag byte by
+ * byte orders them as JavaScript compares strings, lone surrogates included. An empty entry has
+ * no bytes at all (a dropped document reads as '').
+ *
+ * Held as strings in arrays, two per document, they were millions of small objects in the old
+ * generation, and a scavenge walks every page of it: over ten parts of 1.16M hosts, 23M strings
+ * (docs/ARCHITECTURE.md, "Small objects"). Packed, they cost their bytes plus four per entry.
+ * Entries are only appended (documents are numbered in order); reading one makes a string.
+ */
+import { GrowableU32 } from './growable.ts';
+import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
+
+const LATIN1 = 0;
+const UTF16 = 1;
+/** Strings longer than this are written and read by one native call; shorter ones by a loop (cheaper than the call). */
+const NATIVE_CHARS = 16;
+/** Offsets are 32-bit. */
+const MAX_BYTES = 2 ** 32 - 1;
+
+function isLatin1(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
+  return true;
+}
+
+export class StringColumn {
+  private buf: Buffer;
+  private used = 0;
+  /** entry → the offset where it ends; it starts where the entry before it ends. */
+  private readonly ends: GrowableU32;
+
+  constructor(capacity = 1024) {
+    this.buf = Buffer.allocUnsafe(capacity);
+    this.ends = new GrowableU32();
+  }
+
+  get length(): number {
+    return this.ends.length;
+  }
+
+  /** Bytes held (entries plus offsets). */
+  get bytes(): number {
+    return this.used + 4 * this.ends.length;
+  }
+
+  private start(i: number): number {
+    return i === 0 ? 0 : this.ends.data[i - 1];
+  }
+
+  private room(n: number): void {
+    const need = this.used + n;
+    if (need > MAX_BYTES) throw new Error('string column over 4 GiB');
+    if (need <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.min(MAX_BYTES, Math.max(need, this.buf.length + (this.buf.length >>> 1), 1024)));
+    this.buf.copy(next, 0, 0, this.used);
+    this.buf = next;
+  }
+
+  push(s: string): void {
+    const n = s.length;
+    if (n === 0) {
+      this.ends.push(this.used);
+      return;
+    }
+    const latin1 = isLatin1(s);
+    this.room(1 + (latin1 ? n : 2 * n));
+    const b = this.buf;
+    let p = this.used;
+    b[p++] = latin1 ? LATIN1 : UTF16;
+    if (latin1) {
+      if (n > NATIVE_CHARS) p += b.write(s, p, n, 'latin1');
+      else for (let i = 0; i < n; i++) b[p++] = s.charCodeAt(i);
+    } else {
+      for (let i = 0; i < n; i++) {
+        const c = s.charCodeAt(i);
+        b[p++] = c >>> 8;
+        b[p++] = c & 0xff;
+      }
+    }
+    this.used = p;
+    this.ends.push(p);
+  }
+
+  at(i: number): string {
+    const a = this.start(i);
+    const e = this.ends.data[i];
+    if (a === e) return '';
+    const b = this.buf;
+    if (b[a] === LATIN1) {
+      if (e - a - 1 > NATIVE_CHARS) return b.toString('latin1', a + 1, e);
+      let s = '';
+      for (let p = a + 1; p < e; p++) s += String.fromCharCode(b[p]);
+      // Flat: V8 keeps a string built by concatenation as a rope of one node per piece.
+      s.charCodeAt(0);
+      return s;
+    }
+    const units = new Array<number>((e - a - 1) >>> 1);
+    for (let p = a + 1, k = 0; p < e; p += 2, k++) units[k] = (b[p] << 8) | b[p + 1];
+    return String.fromCharCode(...units);
+  }
+
+  /** Entry i against entry j, in the order of JavaScript's `<` on the strings. */
+  compare(i: number, j: number): number {
+    const b = this.buf;
+    let a = this.start(i);
+    const ae = this.ends.data[i];
+    let c = this.start(j);
+    const ce = this.ends.data[j];
+    if (a === ae || c === ce) return (ae - a > 0 ? 1 : 0) - (ce - c > 0 ? 1 : 0);
+    if (b[a] !== b[c]) {
+      const x = this.at(i);
+      const y = this.at(j);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    for (a++, c++; a < ae && c < ce; a++, c++) {
+      const d = b[a] - b[c];
+      if (d !== 0) return d;
+    }
+    return ae - a - (ce - c);
+  }
+
+  /** Whether entry i is the string `s`. */
+  equals(i: number, s: string): boolean {
+    const a = this.start(i);
+    const e = this.ends.data[i];
+    const n = s.length;
+    if (n === 0 || a === e) return n === 0 && a === e;
+    const b = this.buf;
+    if (b[a] === LATIN1) {
+      if (e - a - 1 !== n) return false;
+      for (let k = 0, p = a + 1; k < n; k++, p++) if (b[p] !== s.charCodeAt(k)) return false;
+      return true;
+    }
+    if (e - a - 1 !== 2 * n) return false;
+    for (let k = 0, p = a + 1; k < n; k++, p += 2) if (((b[p] << 8) | b[p + 1]) !== s.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /**
+   * Latin-1 entries holding `want` (a non-empty Latin-1 string without NUL), or ending with it
+   * when `atEnd`, ascending: found by native searches of the whole buffer for its bytes rather
+   * than by testing every entry; a find that runs past its entry, or lies in a UTF-16 one, is
+   * skipped. UTF-16 entries are the caller's to test.
+   */
+  latin1Containing(want: string, atEnd: boolean, out: number[]): void {
+    const needle = Buffer.from(want, 'latin1');
+    const ends = this.ends.data;
+    const n = this.ends.length;
+    const bytes = this.buf.subarray(0, this.used);
+    let from = 0;
+    for (;;) {
+      const hit = bytes.indexOf(needle, from);
+      if (hit < 0) return;
+      // The entry holding the hit: the first whose end is past it.
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (ends[mid] <= hit) lo = mid + 1;
+        else hi = mid;
+      }
+      const end = ends[lo];
+      const last = hit + needle.length;
+      if (this.buf[this.start(lo)] === LATIN1 && (atEnd ? last === end : last <= end)) {
+        out.push(lo);
+        from = end;
+      } else {
+        from = hit + 1;
+      }
+    }
+  }
+
+  /** Whether entry i is UTF-16 (holds a code unit above 255). */
+  wide(i: number): boolean {
+    const a = this.start(i);
+    return a !== this.ends.data[i] && this.buf[a] === UTF16;
+  }
+
+  /**
+   * Entries [from, length) in a segment: their count, their end offsets relative to the first
+   * one's start, then their bytes. Restored by read() (from 0) or append().
+   */
+  write(w: SegmentWriter, from = 0): void {
+    const base = this.start(from);
+    const ends = this.ends.data.slice(from, this.ends.length);
+    for (let k = 0; k < ends.length; k++) ends[k] -= base;
+    w.u32(ends.length);
+    w.u32s(ends);
+    w.bytes(this.buf.subarray(base, this.used));
+  }
+
+  /** Appends the entries written by write(); returns how many. */
+  append(r: SegmentReader): number {
+    const count = r.u32();
+    const ends = r.u32s();
+    const bytes = r.bytes();
+    if (ends.length !== count || (count > 0 && ends[count - 1] !== bytes.length)) throw new CorruptSegmentError('string column: offsets and bytes differ');
+    let last = 0;
+    for (let k = 0; k < count; k++) {
+      const e = ends[k];
+      if (e < last || (e > last && bytes[last] !== LATIN1 && (bytes[last] !== UTF16 || (e - last) % 2 !== 1))) {
+        throw new CorruptSegmentError('string column: a malformed entry');
+      }
+      last = e;
+    }
+    this.room(bytes.length);
+    this.buf.set(bytes, this.used);
+    for (let k = 0; k < count; k++) this.ends.push(this.used + ends[k]);
+    this.used += bytes.length;
+    return count;
+  }
+
+  /** Appends strings (a segment of a format that kept them as lists). */
+  appendAll(list: readonly string[]): void {
+    for (const s of list) this.push(s);
+  }
+
+  /** Empties the entries of documents not alive (alive[i] !== 1), reclaiming their bytes; entries keep their numbers. */
+  dropDead(alive: Uint8Array): void {
+    const n = this.ends.length;
+    const out = Buffer.allocUnsafe(Math.max(1024, this.used));
+    let p = 0;
+    let a = 0;
+    for (let i = 0; i < n; i++) {
+      const e = this.ends.data[i];
+      if (alive[i] === 1 && e > a) {
+        this.buf.copy(out, p, a, e);
+        p += e - a;
+      }
+      this.ends.data[i] = p;
+      a = e;
+    }
+    // Shrunk to what is kept, with room for half as much again.
+    const kept = Buffer.allocUnsafe(Math.max(1024, p + (p >>> 1)));
+    out.copy(kept, 0, 0, p);
+    this.buf = kept;
+    this.used = p;
+  }
+}
