@@ -88,7 +88,7 @@ export class EmbeddedEngine implements SearchEngine {
 
   /** Whether the index holds a live document with this id. */
   has(index: IndexName, id: string): boolean {
-    return this.guarded(() => this.data[index].idToDoc.has(id));
+    return this.guarded(() => this.data[index].docOf(id) >= 0);
   }
 
   /** Document ids given out so far, tombstones included (what a part of a PartedEngine counts toward its size). */

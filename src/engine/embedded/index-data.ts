@@ -19,6 +19,7 @@ import { relativePath } from '../../model/values-of.ts';
 import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { CorruptSegmentError, SEGMENT_DELTA, SEGMENT_FULL, STRING_COLUMNS_VERSION, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 import { StringColumn } from './string-column.ts';
+import { ColumnHash, hashOf } from './column-hash.ts';
 
 export class NestedPart {
   readonly scope: Scope;
@@ -189,16 +190,27 @@ export class IndexData {
   /** document → id, and → order key (orderKeyFor), outside the JavaScript heap. */
   readonly ids = new StringColumn();
   readonly orderKeys = new StringColumn();
-  private _idToDoc: Map<string, number> | undefined = new Map();
-  /** id → live document; built on first write after a restore (queries never need it). */
-  get idToDoc(): Map<string, number> {
-    if (!this._idToDoc) {
-      const m = new Map<string, number>();
+  /**
+   * id → document, a hash table over the ids column: made on the first write or lookup after a
+   * restore (queries never need it) or a compaction. A replaced document's entry stays until
+   * then; lookups take only live documents.
+   */
+  private byId: ColumnHash | undefined;
+  private readonly isLive = (d: number): boolean => this.docs.alive[d] === 1;
+
+  private idIndex(): ColumnHash {
+    if (!this.byId) {
+      const index = new ColumnHash(this.ids);
       const alive = this.docs.alive;
-      for (let d = 0; d < this.ids.length; d++) if (alive[d] === 1) m.set(this.ids.at(d), d);
-      this._idToDoc = m;
+      for (let d = 0; d < this.ids.length; d++) if (alive[d] === 1) index.add(d);
+      this.byId = index;
     }
-    return this._idToDoc;
+    return this.byId;
+  }
+
+  /** The live document with this id, or -1. */
+  docOf(id: string, h = hashOf(id)): number {
+    return this.idIndex().find(id, h, this.isLive);
   }
   readonly docs: Scope;
   readonly nested = new Map<string, NestedPart>();
@@ -265,7 +277,7 @@ export class IndexData {
     this.readStrings(r);
     this.docs.restore(r);
     if (this.ids.length !== this.docs.idCount || this.orderKeys.length !== this.ids.length) throw new CorruptSegmentError('ids and documents differ in number');
-    this._idToDoc = undefined;
+    this.byId = undefined;
     this.restoreTail(r, false);
   }
 
@@ -356,7 +368,7 @@ export class IndexData {
     this.readStrings(r);
     this.docs.restoreDelta(r);
     if (this.ids.length !== this.orderKeys.length || this.ids.length !== this.docs.idCount) throw new CorruptSegmentError('ids and documents differ in number');
-    this._idToDoc = undefined;
+    this.byId = undefined;
     this.restoreTail(r, true);
   }
 
@@ -392,13 +404,16 @@ export class IndexData {
     // stop recording (a load without checkpoints would otherwise record everything).
     if (this.tracking && this.ids.length - this.savedDocs > Math.max(DELTA_MAX_DOCS, this.savedDocs)) this.forgetChanges();
     this.changed = true;
-    const old = this.idToDoc.get(id);
-    if (old !== undefined) this.kill(old);
+    const h = hashOf(id);
+    const old = this.docOf(id, h);
+    if (old >= 0) this.kill(old);
+    // After the kill: a compaction there starts the table over.
+    const byId = this.idIndex();
     const d = this.docs.newUnit();
     if (d !== this.ids.length) throw new Error('document numbers and ids out of step');
     this.ids.push(id);
     this.orderKeys.push(orderKeyFor(this.index, id));
-    this.idToDoc.set(id, d);
+    byId.add(d, h);
     this.order.add(d);
 
     this.docs.index(d, doc, d, this.roots);
@@ -424,8 +439,8 @@ export class IndexData {
   }
 
   remove(id: string): void {
-    const d = this.idToDoc.get(id);
-    if (d !== undefined) this.kill(d);
+    const d = this.docOf(id);
+    if (d >= 0) this.kill(d);
   }
 
   /** Purges tombstones from postings, columns and dictionaries when the policy says so. */
@@ -441,6 +456,7 @@ export class IndexData {
     for (const part of this.nested.values()) part.compact();
     this.ids.dropDead(this.docs.alive);
     this.orderKeys.dropDead(this.docs.alive);
+    this.byId = undefined;
   }
 
   private kill(d: number): void {
@@ -452,7 +468,6 @@ export class IndexData {
       const s = part.start.data[d];
       for (let e = s, end = s + part.count.data[d]; e < end; e++) part.scope.kill(e);
     }
-    this.idToDoc.delete(this.ids.at(d));
     // The strings stay until compaction drops them: the order index skips dead documents.
     this.order.remove();
     this.maybeCompact();

@@ -121,6 +121,18 @@ export class StringColumn {
     return ae - a - (ce - c);
   }
 
+  /** FNV-1a over entry i's code units (hashOf in column-hash.ts of the string it holds). */
+  hashAt(i: number): number {
+    const b = this.buf;
+    let a = this.start(i);
+    const e = this.ends.data[i];
+    let h = 0x811c9dc5;
+    if (a === e) return h >>> 0;
+    if (b[a++] === LATIN1) for (; a < e; a++) h = Math.imul(h ^ b[a], 0x01000193);
+    else for (; a < e; a += 2) h = Math.imul(h ^ ((b[a] << 8) | b[a + 1]), 0x01000193);
+    return h >>> 0;
+  }
+
   /** Whether entry i is the string `s`. */
   equals(i: number, s: string): boolean {
     const a = this.start(i);

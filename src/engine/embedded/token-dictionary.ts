@@ -1,26 +1,16 @@
 /**
  * The distinct tokens of a slot's values, numbered in the order they were first seen: token →
- * ordinal by an open-addressing hash table of typed arrays, ordinal → token from a string column,
+ * ordinal by a hash table of typed arrays (column-hash.ts), ordinal → token from a string column,
  * both outside the JavaScript heap. A Map and an array of strings held every token of every
  * banner as a heap object (about a million at a million hosts, most of them dates, hashes and
  * other one-offs), which every scavenge walks past (docs/ARCHITECTURE.md, "Small objects").
  */
-import { GrowableU32 } from './growable.ts';
+import { ColumnHash, hashOf } from './column-hash.ts';
 import { StringColumn } from './string-column.ts';
-
-/** FNV-1a over the UTF-16 code units. */
-function hashOf(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
 
 export class TokenDictionary {
   private readonly strings = new StringColumn();
-  /** Each token's hash, to rehash without reading the tokens. */
-  private readonly hashes = new GrowableU32();
-  /** Open addressing, linear probing: ordinal + 1, 0 when free. At most half full. */
-  private table = new Int32Array(1024);
+  private readonly byToken = new ColumnHash(this.strings);
   /** Ordinals of the tokens with a code unit above 255 (which latin1Containing does not see). */
   private readonly wide: number[] = [];
 
@@ -39,44 +29,19 @@ export class TokenDictionary {
 
   /** The ordinal of `token`, or -1. */
   get(token: string): number {
-    const h = hashOf(token);
-    const mask = this.table.length - 1;
-    for (let i = h & mask; ; i = (i + 1) & mask) {
-      const slot = this.table[i];
-      if (slot === 0) return -1;
-      if (this.hashes.data[slot - 1] === h && this.strings.equals(slot - 1, token)) return slot - 1;
-    }
+    return this.byToken.find(token);
   }
 
   /** The ordinal of `token`, numbering it next when it is new. */
   intern(token: string): number {
     const h = hashOf(token);
-    const mask = this.table.length - 1;
-    let i = h & mask;
-    for (; ; i = (i + 1) & mask) {
-      const slot = this.table[i];
-      if (slot === 0) break;
-      if (this.hashes.data[slot - 1] === h && this.strings.equals(slot - 1, token)) return slot - 1;
-    }
+    const found = this.byToken.find(token, h);
+    if (found >= 0) return found;
     const t = this.strings.length;
     this.strings.push(token);
-    this.hashes.push(h);
+    this.byToken.add(t, h);
     if (this.strings.wide(t)) this.wide.push(t);
-    this.table[i] = t + 1;
-    if (2 * (t + 1) > this.table.length) this.grow();
     return t;
-  }
-
-  private grow(): void {
-    const table = new Int32Array(this.table.length * 2);
-    const mask = table.length - 1;
-    const hashes = this.hashes.data;
-    for (let t = 0; t < this.strings.length; t++) {
-      let i = hashes[t] & mask;
-      while (table[i] !== 0) i = (i + 1) & mask;
-      table[i] = t + 1;
-    }
-    this.table = table;
   }
 
   /** Ordinals of the tokens holding `want` (ending with it when `atEnd`), ascending. */
