@@ -21,7 +21,7 @@ import { aggregateField, partGroups, type AggregateStrategy, type PartGroups } f
 import { release, type Bitmap } from './bitmap.ts';
 import { Evaluator } from './evaluate.ts';
 import { IndexData, type CompactionPolicy } from './index-data.ts';
-import { searchPage, type PageStrategy } from './search-page.ts';
+import { docPage, searchPage, type DocPage, type PageStrategy } from './search-page.ts';
 import { EngineDirectory, indexingFingerprint, restoreSegment } from './engine-directory.ts';
 import { CorruptSegmentError } from './segment-codec.ts';
 import { runWarmSteps, warmSteps } from './warm-up.ts';
@@ -98,6 +98,11 @@ export class EmbeddedEngine implements SearchEngine {
 
   search(index: IndexName, request: SearchRequest): SearchResult {
     return this.matching(index, request.query, (data, match) => searchPage(data, this.catalogues[index], match, request, this.options.pageStrategy ?? 'auto'));
+  }
+
+  /** The page of a search as documents, for a PartedEngine to combine over its parts before making hits (see mergePages). */
+  searchDocs(index: IndexName, request: SearchRequest): DocPage {
+    return this.matching(index, request.query, (data, match) => docPage(data, this.catalogues[index], match, request, this.options.pageStrategy ?? 'auto'));
   }
 
   aggregate(index: IndexName, request: AggregateRequest): AggregateResult {

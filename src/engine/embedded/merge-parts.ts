@@ -6,53 +6,61 @@
 import type { AggregateResult, SearchHit, SearchRequest, SearchResult } from '../search-engine.ts';
 import type { PartGroups } from './aggregate.ts';
 import { keepBest, type Bucket } from '../reference/buckets.ts';
-import { comparePositions } from '../reference/sort-position.ts';
+import { compareSortValue } from '../reference/sort-position.ts';
+import { hitAt, type DocPage } from './search-page.ts';
 
 /**
  * Each part gave the page a single index would give for its own documents (up to `limit` hits
  * after, or before, the cursor, in the total order); the combined page is the first (or last)
  * `limit` of their union, taken from the parts' pages as a merge: `limit` steps of one
  * comparison per part, where sorting the union (up to `limit` times the parts) cost ten times
- * the comparisons with ten parts.
+ * the comparisons with ten parts. The parts' pages are documents (DocPage): order keys and ids
+ * are compared in their string columns, and only the combined page's hits are made.
  */
-export function mergePages(results: readonly SearchResult[], request: SearchRequest): SearchResult {
+export function mergePages(pages: readonly DocPage[], request: SearchRequest): SearchResult {
   const sort = request.sort ?? [];
-  // Order keys can tie (certificates differing only in case): then ids decide, as in one index.
-  const before = (a: SearchHit, b: SearchHit): boolean => {
-    const c = comparePositions(a.position, b.position, sort);
-    return c !== 0 ? c < 0 : a.id < b.id;
+  // Sort values, then order keys; these can tie (certificates differing only in case): then ids decide, as in one index.
+  const compare = (p: DocPage, a: number, q: DocPage, b: number): number => {
+    for (let c = 0; c < sort.length; c++) {
+      const r = compareSortValue(p.values![a][c] ?? null, q.values![b][c] ?? null, sort[c].descending);
+      if (r !== 0) return r;
+    }
+    const x = p.docs[a];
+    const y = q.docs[b];
+    return p.data.orderKeys.compare(x, y, q.data.orderKeys) || p.data.ids.compare(x, y, q.data.ids);
   };
   const backwards = request.backwards === true;
   let total = 0;
   let more = false;
   let offered = 0;
   const heads: number[] = [];
-  for (const r of results) {
-    total += r.total;
-    more ||= r.more;
-    offered += r.hits.length;
-    heads.push(backwards ? r.hits.length - 1 : 0);
+  for (const p of pages) {
+    total += p.total;
+    more ||= p.more;
+    offered += p.docs.length;
+    heads.push(backwards ? p.docs.length - 1 : 0);
   }
   const limit = Math.max(0, request.limit);
-  const page: SearchHit[] = [];
-  while (page.length < limit) {
+  const hits: SearchHit[] = [];
+  while (hits.length < limit) {
     let best = -1;
-    let bestHit: SearchHit | undefined;
-    for (let i = 0; i < results.length; i++) {
-      const hit = results[i].hits[heads[i]];
-      if (hit === undefined) continue;
-      if (bestHit === undefined || (backwards ? before(bestHit, hit) : before(hit, bestHit))) {
+    for (let i = 0; i < pages.length; i++) {
+      const h = heads[i];
+      if (h < 0 || h >= pages[i].docs.length) continue;
+      if (best < 0) {
         best = i;
-        bestHit = hit;
+        continue;
       }
+      const c = compare(pages[i], h, pages[best], heads[best]);
+      if (backwards ? c > 0 : c < 0) best = i;
     }
-    if (bestHit === undefined) break;
-    page.push(bestHit);
+    if (best < 0) break;
+    hits.push(hitAt(pages[best], heads[best]));
     heads[best] += backwards ? -1 : 1;
   }
-  if (offered > page.length) more = true;
-  if (backwards) page.reverse();
-  return { total, hits: page, more };
+  if (offered > hits.length) more = true;
+  if (backwards) hits.reverse();
+  return { total, hits, more };
 }
 
 /**

@@ -102,7 +102,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
   search(index: IndexName, request: SearchRequest): SearchResult {
     if (this.parts.length === 1) return this.parts[0].search(index, request);
     return mergePages(
-      this.parts.map((p) => p.search(index, request)),
+      this.parts.map((p) => p.searchDocs(index, request)),
       request,
     );
   }

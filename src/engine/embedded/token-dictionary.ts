@@ -1,9 +1,9 @@
 /**
  * The distinct tokens of a slot's values, numbered in the order they were first seen: token →
  * ordinal by a hash table of typed arrays (column-hash.ts), ordinal → token from a string column,
- * both outside the JavaScript heap. A Map and an array of strings held every token of every
- * banner as a heap object (about a million at a million hosts, most of them dates, hashes and
- * other one-offs), which every scavenge walks past (docs/ARCHITECTURE.md, "Small objects").
+ * both outside the JavaScript heap. A Map and an array of strings held every distinct token as a
+ * heap object (205,086 for the banners of 200,000 demo hosts, most of them dates, hashes and other
+ * one-offs), pages that every scavenge walks past (docs/ARCHITECTURE.md, "Small objects").
  */
 import { ColumnHash, hashOf } from './column-hash.ts';
 import { StringColumn } from './string-column.ts';

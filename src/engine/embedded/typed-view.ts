@@ -214,12 +214,15 @@ export class TypedView {
   /** First position p in sortedGroups() whose key is >= key (or > key when `strict`). */
   bound(key: string | number, strict: boolean): number {
     const sorted = this.sortedGroups();
+    // An IPv4 key against an IPv4 group compares as numbers, without making the group's key.
+    const v4 = this.type === 'ip' && typeof key === 'string' ? v4OfKey(key) : -1;
     let lo = 0;
     let hi = sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const k = this.key(sorted[mid]);
-      const c = compareTyped(typeof k === 'boolean' ? (k ? 1 : 0) : k, key);
+      const raw = this.keys[sorted[mid]];
+      const k = v4 >= 0 && typeof raw === 'number' ? raw >>> 0 : this.key(sorted[mid]);
+      const c = typeof k === 'number' && v4 >= 0 ? k - v4 : compareTyped(typeof k === 'boolean' ? (k ? 1 : 0) : k, key);
       if (c < 0 || (strict && c === 0)) lo = mid + 1;
       else hi = mid;
     }
