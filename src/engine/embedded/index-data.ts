@@ -18,7 +18,7 @@ import { nestedRootOf } from '../reference/nested-root.ts';
 import { relativePath } from '../../model/values-of.ts';
 import { bitmapOfSorted, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import { CorruptSegmentError, SEGMENT_DELTA, SEGMENT_FULL, STRING_COLUMNS_VERSION, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
-import { StringColumn } from './string-column.ts';
+import { readStringList, writeStringList } from './string-column.ts';
 import { ColumnHash, hashOf } from './column-hash.ts';
 
 export class NestedPart {
@@ -181,26 +181,42 @@ export interface CompactionPolicy {
   readonly ratio: number;
 }
 
+/**
+ * `s` as one flat string. An order key is built by concatenation (a hex digit pair at a time), and
+ * V8 keeps such a string as a tree of rope nodes: ten times the bytes of its characters, for every
+ * document. Reading a character flattens the rope in place, leaving the tree to the collector.
+ */
+function flat(s: string): string {
+  s.charCodeAt(0);
+  return s;
+}
+
 /** Documents a delta may add before changes stop being recorded (see upsert), unless the index holds more. */
 const DELTA_MAX_DOCS = 100_000;
 
 export const DEFAULT_COMPACTION: CompactionPolicy = { minDead: 1024, ratio: 1 };
 
 export class IndexData {
-  /** document → id, and → order key (orderKeyFor), outside the JavaScript heap. */
-  readonly ids = new StringColumn();
-  readonly orderKeys = new StringColumn();
+  /**
+   * document → id, and → order key (orderKeyFor); '' once the document is dead. Strings, though
+   * they are two small heap objects per document (see docs/ARCHITECTURE.md, "Small objects"):
+   * every hit carries both, and reading them from a string column cost ~0.3 µs a hit, a third
+   * more time for a query of a 1.1M-document part.
+   */
+  readonly ids: string[] = [];
+  readonly orderKeys: string[] = [];
   /**
    * id → document, a hash table over the ids column: made on the first write or lookup after a
    * restore (queries never need it) or a compaction. A replaced document's entry stays until
    * then; lookups take only live documents.
    */
   private byId: ColumnHash | undefined;
+  private readonly idStrings = { equals: (d: number, s: string): boolean => this.ids[d] === s, hashAt: (d: number): number => hashOf(this.ids[d]) };
   private readonly isLive = (d: number): boolean => this.docs.alive[d] === 1;
 
   private idIndex(): ColumnHash {
     if (!this.byId) {
-      const index = new ColumnHash(this.ids);
+      const index = new ColumnHash(this.idStrings);
       const alive = this.docs.alive;
       for (let d = 0; d < this.ids.length; d++) if (alive[d] === 1) index.add(d);
       this.byId = index;
@@ -255,8 +271,8 @@ export class IndexData {
     w.u8(SEGMENT_FULL);
     w.str(this.index);
     w.u32(this.purged);
-    this.ids.write(w);
-    this.orderKeys.write(w);
+    writeStringList(w, this.ids);
+    writeStringList(w, this.orderKeys);
     this.docs.write(w, release);
     w.u32(this.nested.size);
     for (const part of this.nested.values()) {
@@ -345,8 +361,8 @@ export class IndexData {
     w.str(this.index);
     w.u32(this.purged);
     w.u32(this.savedDocs);
-    this.ids.write(w, this.savedDocs);
-    this.orderKeys.write(w, this.savedDocs);
+    writeStringList(w, this.ids, this.savedDocs);
+    writeStringList(w, this.orderKeys, this.savedDocs);
     this.docs.writeDelta(w);
     w.u32(this.nested.size);
     for (const part of this.nested.values()) {
@@ -368,19 +384,24 @@ export class IndexData {
     this.readStrings(r);
     this.docs.restoreDelta(r);
     if (this.ids.length !== this.orderKeys.length || this.ids.length !== this.docs.idCount) throw new CorruptSegmentError('ids and documents differ in number');
+    const alive = this.docs.alive;
+    // Documents removed since: their strings are dropped, as kill() does.
+    for (let d = 0; d < from; d++) {
+      if (alive[d] !== 1) {
+        this.ids[d] = '';
+        this.orderKeys[d] = '';
+      }
+    }
     this.byId = undefined;
     this.restoreTail(r, true);
   }
 
   /** Ids and order keys appended from a segment: packed columns from format 7, JSON lists before. */
   private readStrings(r: SegmentReader): void {
-    if (r.version >= STRING_COLUMNS_VERSION) {
-      this.ids.append(r);
-      this.orderKeys.append(r);
-    } else {
-      this.ids.appendAll(r.scalars() as string[]);
-      this.orderKeys.appendAll(r.scalars() as string[]);
-    }
+    const ids = r.version >= STRING_COLUMNS_VERSION ? readStringList(r) : (r.scalars() as string[]);
+    const orderKeys = r.version >= STRING_COLUMNS_VERSION ? readStringList(r) : (r.scalars() as string[]);
+    for (let i = 0; i < ids.length; i++) this.ids.push(ids[i]);
+    for (let i = 0; i < orderKeys.length; i++) this.orderKeys.push(orderKeys[i]);
   }
 
   /** What a full segment and a delta end with alike: the nested parts, the full-text tables (whole or added to) and the order. */
@@ -410,9 +431,8 @@ export class IndexData {
     // After the kill: a compaction there starts the table over.
     const byId = this.idIndex();
     const d = this.docs.newUnit();
-    if (d !== this.ids.length) throw new Error('document numbers and ids out of step');
-    this.ids.push(id);
-    this.orderKeys.push(orderKeyFor(this.index, id));
+    this.ids[d] = id;
+    this.orderKeys[d] = flat(orderKeyFor(this.index, id));
     byId.add(d, h);
     this.order.add(d);
 
@@ -454,8 +474,6 @@ export class IndexData {
     this.fulltext.dropDead(this.docs.alive, deadDocs);
     this.docs.compact();
     for (const part of this.nested.values()) part.compact();
-    this.ids.dropDead(this.docs.alive);
-    this.orderKeys.dropDead(this.docs.alive);
     this.byId = undefined;
   }
 
@@ -468,7 +486,9 @@ export class IndexData {
       const s = part.start.data[d];
       for (let e = s, end = s + part.count.data[d]; e < end; e++) part.scope.kill(e);
     }
-    // The strings stay until compaction drops them: the order index skips dead documents.
+    // The strings are no longer needed: the order index skips dead documents.
+    this.ids[d] = '';
+    this.orderKeys[d] = '';
     this.order.remove();
     this.maybeCompact();
   }

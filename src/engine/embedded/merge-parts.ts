@@ -14,8 +14,8 @@ import { hitAt, type DocPage } from './search-page.ts';
  * after, or before, the cursor, in the total order); the combined page is the first (or last)
  * `limit` of their union, taken from the parts' pages as a merge: `limit` steps of one
  * comparison per part, where sorting the union (up to `limit` times the parts) cost ten times
- * the comparisons with ten parts. The parts' pages are documents (DocPage): order keys and ids
- * are compared in their string columns, and only the combined page's hits are made.
+ * the comparisons with ten parts. The parts' pages are documents (DocPage), and only the combined
+ * page's hits are made.
  */
 export function mergePages(pages: readonly DocPage[], request: SearchRequest): SearchResult {
   const sort = request.sort ?? [];
@@ -25,9 +25,12 @@ export function mergePages(pages: readonly DocPage[], request: SearchRequest): S
       const r = compareSortValue(p.values![a][c] ?? null, q.values![b][c] ?? null, sort[c].descending);
       if (r !== 0) return r;
     }
-    const x = p.docs[a];
-    const y = q.docs[b];
-    return p.data.orderKeys.compare(x, y, q.data.orderKeys) || p.data.ids.compare(x, y, q.data.ids);
+    const x = p.data.orderKeys[p.docs[a]];
+    const y = q.data.orderKeys[q.docs[b]];
+    if (x !== y) return x < y ? -1 : 1;
+    const i = p.data.ids[p.docs[a]];
+    const j = q.data.ids[q.docs[b]];
+    return i < j ? -1 : i > j ? 1 : 0;
   };
   const backwards = request.backwards === true;
   let total = 0;

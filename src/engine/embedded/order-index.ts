@@ -5,7 +5,6 @@
  */
 import { bitmapOfSorted, type Bitmap } from './bitmap.ts';
 import type { Scope } from './scope.ts';
-import type { StringColumn } from './string-column.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
 /** Positions of the order per block of documents a page intersects with its matches at once. */
@@ -21,7 +20,7 @@ export class OrderIndex {
   /** Documents at each block of ORDER_BLOCK positions, built on first use since the order last changed. */
   private blocks: (Bitmap | undefined)[] = [];
 
-  constructor(private readonly orderKeys: StringColumn, private readonly ids: StringColumn) {}
+  constructor(private readonly orderKeys: string[], private readonly ids: string[]) {}
 
   add(doc: number): void {
     this.added.push(doc);
@@ -33,14 +32,19 @@ export class OrderIndex {
   }
 
   private compare(a: number, b: number): number {
-    return this.orderKeys.compare(a, b) || this.ids.compare(a, b);
+    const ka = this.orderKeys[a];
+    const kb = this.orderKeys[b];
+    if (ka !== kb) return ka < kb ? -1 : 1;
+    const ia = this.ids[a];
+    const ib = this.ids[b];
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
   }
 
   ensure(docs: Scope): void {
     if (!this.stale) return;
     const alive = docs.alive;
     const kept = this.ordered.filter((d) => alive[d] === 1);
-    const fresh = this.sortedAdded(alive);
+    const fresh = this.added.filter((d) => alive[d] === 1).sort((a, b) => this.compare(a, b));
     const merged = new Uint32Array(kept.length + fresh.length);
     let i = 0;
     let j = 0;
@@ -55,23 +59,6 @@ export class OrderIndex {
     this.added = [];
     this.stale = false;
     this.blocks = [];
-  }
-
-  /**
-   * The live documents added since the order was last built, in order. Sorted by their keys
-   * as strings, made for the sort and dropped after it: the native comparison of two strings is
-   * several times faster than comparing their bytes here, and a load sorts a million at once.
-   */
-  private sortedAdded(alive: Uint8Array): number[] {
-    const docs = this.added.filter((d) => alive[d] === 1);
-    const keys = docs.map((d) => this.orderKeys.at(d));
-    const order = docs.map((_, i) => i);
-    order.sort((x, y) => {
-      const a = keys[x];
-      const b = keys[y];
-      return a < b ? -1 : a > b ? 1 : this.ids.compare(docs[x], docs[y]);
-    });
-    return order.map((i) => docs[i]);
   }
 
   /**
@@ -116,7 +103,7 @@ export class OrderIndex {
     let hi = this.ordered.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const k = this.orderKeys.at(this.ordered[mid]);
+      const k = this.orderKeys[this.ordered[mid]];
       if (k < key || (strict && k === key)) lo = mid + 1;
       else hi = mid;
     }

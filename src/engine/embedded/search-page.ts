@@ -34,9 +34,9 @@ const NO_VALUES: readonly (string | number | null)[] = Object.freeze([]);
 function hitOf(data: IndexData, doc: number, values: readonly (string | number | null)[]): SearchHit {
   const position = {} as Mutable<SearchHit['position']>;
   position.values = values;
-  position.orderKey = data.orderKeys.at(doc);
+  position.orderKey = data.orderKeys[doc];
   const hit = {} as Mutable<SearchHit>;
-  hit.id = data.ids.at(doc);
+  hit.id = data.ids[doc];
   hit.position = position;
   return hit;
 }
@@ -233,7 +233,7 @@ function sortedPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, r
       const d = keys[i * n + c] - cursorKeys![c];
       if (d !== 0) return d;
     }
-    const a = data.orderKeys.at(docs[i]);
+    const a = data.orderKeys[docs[i]];
     const b = after!.orderKey;
     return a < b ? -1 : a > b ? 1 : 0;
   };
@@ -280,9 +280,9 @@ function sortedPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, r
 
 /**
  * A page of one index before its hits are made: its documents in page order and, for a sorted
- * page, their sort values. A hit's id and order key are read from string columns (a string made
- * for each, ~0.2 µs apiece), so a PartedEngine merges its parts' pages as these and makes the
- * hits of the combined page only (merge-parts.ts), not every part's.
+ * page, their sort values. A PartedEngine merges its parts' pages as these and makes the hits of
+ * the combined page only (merge-parts.ts), not every part's: a part's hits were all kept alive
+ * until the merge, which is what made V8 pretenure them (see hitOf).
  */
 export interface DocPage {
   readonly data: IndexData;

@@ -1,14 +1,12 @@
 /**
- * One string per document (ids, order keys), packed in one buffer outside the JavaScript heap:
- * each entry a tag byte and its code units, Latin-1 (tag 0, one byte each, when every unit is
- * below 256) or UTF-16 big-endian (tag 1), so that comparing two entries of the same tag byte by
- * byte orders them as JavaScript compares strings, lone surrogates included. An empty entry has
- * no bytes at all (a dropped document reads as '').
- *
- * Held as strings in arrays, two per document, they were millions of small objects in the old
- * generation, and a scavenge walks every page of it: over ten parts of 1.16M hosts, 23M strings
- * (docs/ARCHITECTURE.md, "Small objects"). Packed, they cost their bytes plus four per entry.
- * Entries are only appended (documents are numbered in order); reading one makes a string.
+ * Strings packed in one buffer outside the JavaScript heap: each entry a tag byte and its code
+ * units, Latin-1 (tag 0, one byte each, when every unit is below 256) or UTF-16 big-endian (tag
+ * 1), so lone surrogates come back exactly; an empty entry has no bytes at all. A list of a
+ * million strings is a million small objects in the old generation, which every scavenge walks
+ * past (docs/ARCHITECTURE.md, "Small objects"); packed, it costs its bytes plus four per entry,
+ * and reading an entry makes a string (0.1-0.2 µs). Holds the token dictionaries
+ * (token-dictionary.ts), and is the segment layout of document ids and order keys (format 7),
+ * which stay strings in memory (see IndexData.ids).
  */
 import { GrowableU32 } from './growable.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
@@ -38,11 +36,6 @@ export class StringColumn {
 
   get length(): number {
     return this.ends.length;
-  }
-
-  /** Bytes held (entries plus offsets). */
-  get bytes(): number {
-    return this.used + 4 * this.ends.length;
   }
 
   private start(i: number): number {
@@ -98,27 +91,6 @@ export class StringColumn {
     const units = new Array<number>((e - a - 1) >>> 1);
     for (let p = a + 1, k = 0; p < e; p += 2, k++) units[k] = (b[p] << 8) | b[p + 1];
     return String.fromCharCode(...units);
-  }
-
-  /** Entry i against entry j of `other` (this column by default), in the order of JavaScript's `<` on the strings. */
-  compare(i: number, j: number, other: StringColumn = this): number {
-    const b = this.buf;
-    const ob = other.buf;
-    let a = this.start(i);
-    const ae = this.ends.data[i];
-    let c = other.start(j);
-    const ce = other.ends.data[j];
-    if (a === ae || c === ce) return (ae - a > 0 ? 1 : 0) - (ce - c > 0 ? 1 : 0);
-    if (b[a] !== ob[c]) {
-      const x = this.at(i);
-      const y = other.at(j);
-      return x < y ? -1 : x > y ? 1 : 0;
-    }
-    for (a++, c++; a < ae && c < ce; a++, c++) {
-      const d = b[a] - ob[c];
-      if (d !== 0) return d;
-    }
-    return ae - a - (ce - c);
   }
 
   /** FNV-1a over entry i's code units (hashOf in column-hash.ts of the string it holds). */
@@ -190,17 +162,11 @@ export class StringColumn {
     return a !== this.ends.data[i] && this.buf[a] === UTF16;
   }
 
-  /**
-   * Entries [from, length) in a segment: their count, their end offsets relative to the first
-   * one's start, then their bytes. Restored by read() (from 0) or append().
-   */
-  write(w: SegmentWriter, from = 0): void {
-    const base = this.start(from);
-    const ends = this.ends.data.slice(from, this.ends.length);
-    for (let k = 0; k < ends.length; k++) ends[k] -= base;
-    w.u32(ends.length);
-    w.u32s(ends);
-    w.bytes(this.buf.subarray(base, this.used));
+  /** The entries in a segment: their count, their end offsets, then their bytes. Restored by append(). */
+  write(w: SegmentWriter): void {
+    w.u32(this.ends.length);
+    w.u32s(this.ends.data, this.ends.length);
+    w.bytes(this.buf.subarray(0, this.used));
   }
 
   /** Appends the entries written by write(); returns how many. */
@@ -223,31 +189,20 @@ export class StringColumn {
     this.used += bytes.length;
     return count;
   }
+}
 
-  /** Appends strings (a segment of a format that kept them as lists). */
-  appendAll(list: readonly string[]): void {
-    for (const s of list) this.push(s);
-  }
+/** Strings list[from..] in a segment, in the layout of StringColumn.write (format 7: ids and order keys). */
+export function writeStringList(w: SegmentWriter, list: readonly string[], from = 0): void {
+  const c = new StringColumn(Math.max(1024, 16 * (list.length - from)));
+  for (let i = from; i < list.length; i++) c.push(list[i]);
+  c.write(w);
+}
 
-  /** Empties the entries of documents not alive (alive[i] !== 1), reclaiming their bytes; entries keep their numbers. */
-  dropDead(alive: Uint8Array): void {
-    const n = this.ends.length;
-    const out = Buffer.allocUnsafe(Math.max(1024, this.used));
-    let p = 0;
-    let a = 0;
-    for (let i = 0; i < n; i++) {
-      const e = this.ends.data[i];
-      if (alive[i] === 1 && e > a) {
-        this.buf.copy(out, p, a, e);
-        p += e - a;
-      }
-      this.ends.data[i] = p;
-      a = e;
-    }
-    // Shrunk to what is kept, with room for half as much again.
-    const kept = Buffer.allocUnsafe(Math.max(1024, p + (p >>> 1)));
-    out.copy(kept, 0, 0, p);
-    this.buf = kept;
-    this.used = p;
-  }
+/** The strings written by writeStringList (or StringColumn.write). */
+export function readStringList(r: SegmentReader): string[] {
+  const c = new StringColumn();
+  const n = c.append(r);
+  const out = new Array<string>(n);
+  for (let i = 0; i < n; i++) out[i] = c.at(i);
+  return out;
 }
