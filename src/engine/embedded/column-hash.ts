@@ -1,8 +1,8 @@
 /**
  * An open-addressing hash table (linear probing, at most half full) from strings to the numbered
  * entries of a list holding them, in an Int32Array: nothing per entry lives in the JavaScript heap
- * (a Map of a million ids kept a million entries there, and took ~0.4 s to build per part on the
- * first write after a restart). Entries are only added; a list may hold a string more than once
+ * (a Map of a million ids kept its entries there, made again in every part on the first write
+ * after a restart). Entries are only added; a list may hold a string more than once
  * (a document's id again after a write), and find() takes an entry that the caller accepts.
  */
 

@@ -206,7 +206,7 @@ export class IndexData {
   readonly ids: string[] = [];
   readonly orderKeys: string[] = [];
   /**
-   * id → document, a hash table over the ids column: made on the first write or lookup after a
+   * id → document, a hash table over the ids (column-hash.ts): made on the first write or lookup after a
    * restore (queries never need it) or a compaction. A replaced document's entry stays until
    * then; lookups take only live documents.
    */
