@@ -40,8 +40,8 @@ export interface LeafList {
   at(ord: number): Leaf | undefined;
 }
 
-const LATIN1 = 0;
-const UTF16 = 1;
+export const LATIN1 = 0;
+export const UTF16 = 1;
 const NUMBER = 2;
 const FALSE = 3;
 const TRUE = 4;
@@ -74,7 +74,7 @@ const key = new Scratch();
 const value = new Scratch();
 const numberBytes = Buffer.allocUnsafe(8);
 
-function isLatin1(s: string): boolean {
+export function isLatin1(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
   return true;
 }
@@ -86,28 +86,40 @@ function tagOf(v: Leaf, latin1: boolean): number {
   return v ? TRUE : FALSE;
 }
 
+/**
+ * Writes string `s` as a tag and its code units at `b[p..]` (room for 1 + length bytes when
+ * `latin1`, else 1 + 2 x length); returns where it ends. Shared with string columns.
+ */
+export function writeString(b: Buffer, p: number, s: string, latin1: boolean): number {
+  const n = s.length;
+  if (latin1) {
+    b[p++] = LATIN1;
+    if (n > NATIVE_CHARS) return p + b.write(s, p, n, 'latin1');
+    for (let i = 0; i < n; i++) b[p++] = s.charCodeAt(i);
+    return p;
+  }
+  b[p++] = UTF16;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    b[p++] = c >>> 8;
+    b[p++] = c & 0xff;
+  }
+  return p;
+}
+
+/** The string writeString wrote in `b[a, e)`. Shared with string columns. */
+export function readString(b: Buffer, a: number, e: number): string {
+  if (b[a] === LATIN1) return b.toString('latin1', a + 1, e);
+  const units = Buffer.from(b.subarray(a + 1, e));
+  units.swap16();
+  return units.toString('utf16le');
+}
+
 /** Encodes `v` into `out` (tag and payload); `latin1` says whether a string fits one byte per code unit. */
 function encode(v: Leaf, latin1: boolean, out: Scratch): void {
   if (typeof v === 'string') {
-    const n = v.length;
-    if (latin1) {
-      out.ensure(1 + n);
-      const b = out.buf;
-      b[0] = LATIN1;
-      if (n > NATIVE_CHARS) b.write(v, 1, n, 'latin1');
-      else for (let i = 0; i < n; i++) b[1 + i] = v.charCodeAt(i);
-      out.len = 1 + n;
-      return;
-    }
-    out.ensure(1 + 2 * n);
-    const b = out.buf;
-    b[0] = UTF16;
-    for (let i = 0, p = 1; i < n; i++, p += 2) {
-      const c = v.charCodeAt(i);
-      b[p] = c >>> 8;
-      b[p + 1] = c & 0xff;
-    }
-    out.len = 1 + 2 * n;
+    out.ensure(1 + (latin1 ? v.length : 2 * v.length));
+    out.len = writeString(out.buf, 0, v, latin1);
     return;
   }
   if (typeof v === 'number') {
@@ -130,12 +142,8 @@ function encode(v: Leaf, latin1: boolean, out: Scratch): void {
 function decode(b: Buffer, len: number): Leaf {
   switch (b[0]) {
     case LATIN1:
-      return b.toString('latin1', 1, len);
-    case UTF16: {
-      const units = Buffer.from(b.subarray(1, len));
-      units.swap16();
-      return units.toString('utf16le');
-    }
+    case UTF16:
+      return readString(b, 0, len);
     case NUMBER: {
       for (let i = 0; i < 8; i++) numberBytes[i] = b[1 + i];
       if (numberBytes[0] & 0x80) numberBytes[0] ^= 0x80;

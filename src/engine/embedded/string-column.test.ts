@@ -24,9 +24,7 @@ const columnOf = (list: readonly string[]): StringColumn => {
 function roundTrip(c: StringColumn): StringColumn {
   const w = new SegmentWriter();
   c.write(w);
-  const out = new StringColumn();
-  out.append(SegmentReader.ofBlock(w.take(), SEGMENT_FORMAT_VERSION));
-  return out;
+  return StringColumn.read(SegmentReader.ofBlock(w.take(), SEGMENT_FORMAT_VERSION));
 }
 
 describe('StringColumn', () => {
@@ -58,10 +56,10 @@ describe('StringColumn', () => {
     // Count, then the end offsets' length prefix and offsets [1+1, 2+1+2]: claim a longer last entry.
     const bad = Buffer.from(good);
     bad.writeUInt32LE(9, 12);
-    assert.throws(() => new StringColumn().append(SegmentReader.ofBlock(bad, SEGMENT_FORMAT_VERSION)), CorruptSegmentError);
+    assert.throws(() => StringColumn.read(SegmentReader.ofBlock(bad, SEGMENT_FORMAT_VERSION)), CorruptSegmentError);
     // A tag that is neither Latin-1 nor UTF-16.
     const tag = Buffer.from(good);
     tag[good.length - 5] = 7;
-    assert.throws(() => new StringColumn().append(SegmentReader.ofBlock(tag, SEGMENT_FORMAT_VERSION)), CorruptSegmentError);
+    assert.throws(() => StringColumn.read(SegmentReader.ofBlock(tag, SEGMENT_FORMAT_VERSION)), CorruptSegmentError);
   });
 });

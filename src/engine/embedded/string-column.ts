@@ -9,25 +9,19 @@
  * which stay strings in memory (see IndexData.ids).
  */
 import { GrowableU32 } from './growable.ts';
+import { isLatin1, LATIN1, readString, UTF16, writeString } from './packed-leaves.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
-const LATIN1 = 0;
-const UTF16 = 1;
-/** Strings longer than this are written and read by one native call; shorter ones by a loop (cheaper than the call). */
-const NATIVE_CHARS = 16;
 /** Offsets are 32-bit. */
 const MAX_BYTES = 2 ** 32 - 1;
-
-function isLatin1(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
-  return true;
-}
+/** Latin-1 strings up to this long are read by one fromCharCode call, cheaper than Buffer#toString's checks (ids). */
+const SHORT_CHARS = 16;
 
 export class StringColumn {
   private buf: Buffer;
   private used = 0;
   /** entry → the offset where it ends; it starts where the entry before it ends. */
-  private readonly ends: GrowableU32;
+  private ends: GrowableU32;
 
   constructor(capacity = 1024) {
     this.buf = Buffer.allocUnsafe(capacity);
@@ -59,21 +53,8 @@ export class StringColumn {
     }
     const latin1 = isLatin1(s);
     this.room(1 + (latin1 ? n : 2 * n));
-    const b = this.buf;
-    let p = this.used;
-    b[p++] = latin1 ? LATIN1 : UTF16;
-    if (latin1) {
-      if (n > NATIVE_CHARS) p += b.write(s, p, n, 'latin1');
-      else for (let i = 0; i < n; i++) b[p++] = s.charCodeAt(i);
-    } else {
-      for (let i = 0; i < n; i++) {
-        const c = s.charCodeAt(i);
-        b[p++] = c >>> 8;
-        b[p++] = c & 0xff;
-      }
-    }
-    this.used = p;
-    this.ends.push(p);
+    this.used = writeString(this.buf, this.used, s, latin1);
+    this.ends.push(this.used);
   }
 
   at(i: number): string {
@@ -81,15 +62,9 @@ export class StringColumn {
     const e = this.ends.data[i];
     if (a === e) return '';
     const b = this.buf;
-    if (b[a] === LATIN1) {
-      if (e - a - 1 > NATIVE_CHARS) return b.toString('latin1', a + 1, e);
-      // One call on the code units (concatenating them made a rope, slower to build and to flatten).
-      const units = new Array<number>(e - a - 1);
-      for (let p = a + 1, k = 0; p < e; p++, k++) units[k] = b[p];
-      return String.fromCharCode(...units);
-    }
-    const units = new Array<number>((e - a - 1) >>> 1);
-    for (let p = a + 1, k = 0; p < e; p += 2, k++) units[k] = (b[p] << 8) | b[p + 1];
+    if (b[a] !== LATIN1 || e - a - 1 > SHORT_CHARS) return readString(b, a, e);
+    const units = new Array<number>(e - a - 1);
+    for (let p = a + 1, k = 0; p < e; p++, k++) units[k] = b[p];
     return String.fromCharCode(...units);
   }
 
@@ -162,15 +137,15 @@ export class StringColumn {
     return a !== this.ends.data[i] && this.buf[a] === UTF16;
   }
 
-  /** The entries in a segment: their count, their end offsets, then their bytes. Restored by append(). */
+  /** The entries in a segment: their count, their end offsets, then their bytes. Restored by read(). */
   write(w: SegmentWriter): void {
     w.u32(this.ends.length);
     w.u32s(this.ends.data, this.ends.length);
     w.bytes(this.buf.subarray(0, this.used));
   }
 
-  /** Appends the entries written by write(); returns how many. */
-  append(r: SegmentReader): number {
+  /** The column write() wrote. */
+  static read(r: SegmentReader): StringColumn {
     const count = r.u32();
     const ends = r.u32s();
     const bytes = r.bytes();
@@ -183,11 +158,12 @@ export class StringColumn {
       }
       last = e;
     }
-    this.room(bytes.length);
-    this.buf.set(bytes, this.used);
-    for (let k = 0; k < count; k++) this.ends.push(this.used + ends[k]);
-    this.used += bytes.length;
-    return count;
+    // Both are copies the reader made: taken as they are.
+    const c = new StringColumn(0);
+    c.buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    c.used = bytes.length;
+    c.ends = GrowableU32.of(ends);
+    return c;
   }
 }
 
@@ -200,9 +176,8 @@ export function writeStringList(w: SegmentWriter, list: readonly string[], from 
 
 /** The strings written by writeStringList (or StringColumn.write). */
 export function readStringList(r: SegmentReader): string[] {
-  const c = new StringColumn();
-  const n = c.append(r);
-  const out = new Array<string>(n);
-  for (let i = 0; i < n; i++) out[i] = c.at(i);
+  const c = StringColumn.read(r);
+  const out = new Array<string>(c.length);
+  for (let i = 0; i < out.length; i++) out[i] = c.at(i);
   return out;
 }

@@ -221,8 +221,7 @@ export class TypedView {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const raw = this.keys[sorted[mid]];
-      const k = v4 >= 0 && typeof raw === 'number' ? raw >>> 0 : this.key(sorted[mid]);
-      const c = typeof k === 'number' && v4 >= 0 ? k - v4 : compareTyped(typeof k === 'boolean' ? (k ? 1 : 0) : k, key);
+      const c = v4 >= 0 && typeof raw === 'number' ? (raw >>> 0) - v4 : compareTyped(this.keyOf(sorted[mid]), key);
       if (c < 0 || (strict && c === 0)) lo = mid + 1;
       else hi = mid;
     }
