@@ -49,7 +49,7 @@ export class PeriscopeEngine implements BenchEngine {
     this.engine.persistence!.close();
     this.engine = undefined as unknown as PartedEngine;
     globalThis.gc?.();
-    const reopened = new PartedEngine(this.catalogues, { dir: this.dir, partDocuments: this.partDocuments });
+    const reopened = new PartedEngine(this.catalogues, { dir: this.dir, partDocuments: this.partDocuments, queryThread: true });
     const t = performance.now();
     const r = reopened.persistence!.open();
     const openMs = performance.now() - t;
@@ -67,7 +67,7 @@ export class PeriscopeEngine implements BenchEngine {
 
   /** Opens the segments again after suspend(). */
   resume(): void {
-    const engine = new PartedEngine(this.catalogues, { dir: this.dir, partDocuments: this.partDocuments });
+    const engine = new PartedEngine(this.catalogues, { dir: this.dir, partDocuments: this.partDocuments, queryThread: true });
     const r = engine.persistence!.open();
     if (!r.loaded) throw new Error(`segments did not open: ${r.reason}`);
     this.engine = engine;

@@ -21,12 +21,16 @@ const timing = process.argv[4] ? (JSON.parse(process.argv[4]) as TimeOptions) : 
 const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
 const rssStart = process.memoryUsage().rss;
 const partDocuments = process.argv[5] ? ((JSON.parse(process.argv[5]) as number | null) ?? undefined) : undefined;
-const engine: EmbeddedEngine | PartedEngine = process.argv[6] === 'first-part' ? new EmbeddedEngine(catalogues, { dir }) : new PartedEngine(catalogues, { dir, partDocuments });
+// As `serve` runs it: the query thread on unless PERISCOPE_ENGINE_QUERY_THREAD turns it off.
+const queryThread = !/^(0|false|no|off)$/i.test(process.env.PERISCOPE_ENGINE_QUERY_THREAD ?? '');
+const engine: EmbeddedEngine | PartedEngine =
+  process.argv[6] === 'first-part' ? new EmbeddedEngine(catalogues, { dir }) : new PartedEngine(catalogues, { dir, partDocuments, queryThread });
 const t = performance.now();
 const opened = engine.persistence!.open();
 const openMs = performance.now() - t;
 if (!opened.loaded) throw new Error(`segments did not open: ${opened.reason}`);
 const rssOpen = process.memoryUsage().rss;
+const threadParts = engine instanceof PartedEngine ? engine.threadParts.length : 0;
 const compile = (text: string) => {
   const r = compileQuery(text, catalogues.hosts);
   if (!r.ok) throw new Error(`bench query does not compile: ${text}`);
@@ -49,11 +53,19 @@ const rssAfterPass = process.memoryUsage().rss;
 // The first pass built gigabytes of structures at 10M hosts and left as much garbage; collected
 // here, once, and given time to be swept, so that the timed queries measure queries and not the
 // collection of the build's garbage. The one-part child does the same. A server's warm-up does
-// this work in the background long before steady traffic.
-if (globalThis.gc) {
-  globalThis.gc();
+// this work in the background long before steady traffic. The query thread's parts left theirs
+// in that thread: collected there too. Each collection is followed by a wait: V8 sweeps what a
+// full collection freed afterwards, on its own threads and in every allocation until done, and
+// timing at once after the second one measured that (ten parts: term's first twenty runs took
+// 2-15 ms, then 0.8 ms; docs/BENCHMARK.md, session 20).
+const collect = async () => {
+  globalThis.gc!();
+  if (engine instanceof PartedEngine) engine.collectThreadGarbage();
   await new Promise((resolve) => setTimeout(resolve, 3000));
-  globalThis.gc();
+};
+if (globalThis.gc) {
+  await collect();
+  await collect();
 }
 const timings: Record<string, Timing> = {};
 if (timing) {
@@ -67,4 +79,4 @@ if (timing) {
   }
 }
 engine.persistence!.close();
-process.stdout.write(JSON.stringify({ parts: engine instanceof PartedEngine ? engine.parts.length : 1, documents: opened.documents, openMs, passMs, firstMs, rssStart, rssOpen, rssAfterPass, timings }) + '\n');
+process.stdout.write(JSON.stringify({ parts: engine instanceof PartedEngine ? engine.parts.length : 1, threadParts, documents: opened.documents, openMs, passMs, firstMs, rssStart, rssOpen, rssAfterPass, timings }) + '\n');

@@ -87,6 +87,8 @@ function makeEngine(name: EngineName, params: QueryParams, o: BenchOptions): Ben
 
 interface RestartFigures {
   readonly parts: number;
+  /** Parts the query thread searched (0: one thread). */
+  readonly threadParts: number;
   readonly documents: number;
   readonly openMs: number;
   readonly passMs: number;
@@ -328,7 +330,13 @@ async function main(): Promise<number> {
     console.log(`\nPeriscope benchmark: ${docs.toLocaleString('en')} host documents (--hosts ${o.hosts}, seed ${o.seed}), ${cpus().length} cores, node ${process.version}`);
     console.log(`loads: ${Object.entries(loads).map(([n, l]) => ('error' in l ? `${n} failed (${l.error})` : `${n} ${(l.ms / 1000).toFixed(1)} s (${l.docsPerSecond.toFixed(0)} docs/s)`)).join(', ')}`);
     console.log(`Periscope resident memory after load: ${(rssAfterPeriscope / MB).toFixed(0)} MB (peak ${(peakRssAfterPeriscope / MB).toFixed(0)} MB); once checkpointed and reopened from the segments, in the same process: ${(rssAfterReopen / MB).toFixed(0)} MB`);
-    if (firstPart) console.log(`Periscope index in ${restart!.child.parts} parts of at most ${(o.partDocuments ?? DEFAULT_PART_DOCUMENTS).toLocaleString('en')} documents; 'first part' times its first part alone (${firstPart.documents.toLocaleString('en')} documents) in a fresh process`);
+    if (firstPart) {
+      const threaded = restart!.child.threadParts;
+      console.log(
+        `Periscope index in ${restart!.child.parts} parts of at most ${(o.partDocuments ?? DEFAULT_PART_DOCUMENTS).toLocaleString('en')} documents` +
+          `${threaded > 0 ? ` (${threaded} searched by the query thread)` : ''}; 'first part' times its first part alone (${firstPart.documents.toLocaleString('en')} documents) in a fresh process`,
+      );
+    }
     if (restart) {
       const c = restart.child;
       console.log(

@@ -18,8 +18,12 @@ export interface Config {
   demo: { enabled: boolean; hosts: number; certificates: number };
   /** Operator-supplied enrichment files; each absent one means the bundled data (none for city and cloud ranges). */
   enrich: { asnDb?: string; countryDb?: string; cityDb?: string; cloudRangesDir?: string };
-  /** The search index: documents per part (docs/ARCHITECTURE.md, "Engine parts"). */
-  engine: { partDocuments: number };
+  /**
+   * The search index: documents per part (docs/ARCHITECTURE.md, "Engine parts"), and whether an
+   * index of three parts or more searches about half of them on a second thread ("Query thread";
+   * on unless set to false).
+   */
+  engine: { partDocuments: number; queryThread?: boolean };
 }
 
 export const DEFAULTS: Config = {
@@ -31,7 +35,7 @@ export const DEFAULTS: Config = {
   logLevel: 'warn',
   demo: { enabled: true, hosts: 20_000, certificates: 5_000 },
   enrich: {},
-  engine: { partDocuments: DEFAULT_PART_DOCUMENTS },
+  engine: { partDocuments: DEFAULT_PART_DOCUMENTS, queryThread: true },
 };
 
 export class ConfigError extends Error {}
@@ -43,6 +47,12 @@ export function parseRateLimit(text: string): { requests: number; windowSeconds:
   const windowSeconds = m[2] ? Number(m[2]) : 60;
   if (windowSeconds < 1) throw new ConfigError(`invalid rate limit '${text}': the window must be at least 1 second`);
   return { requests: Number(m[1]), windowSeconds };
+}
+
+/** A boolean from the config file; anything else there is an error. */
+function fileBoolean(name: string, value: unknown): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 function int(name: string, text: string | undefined, min: number, max: number): number | undefined {
@@ -119,6 +129,10 @@ export function loadConfig({ flags, env }: ConfigSources): Config {
     engine: {
       partDocuments:
         int('engine part documents', pick(env.PERISCOPE_ENGINE_PART_DOCUMENTS, fromFile.engine?.partDocuments?.toString()), 1, 2 ** 31) ?? DEFAULTS.engine.partDocuments,
+      queryThread:
+        (env.PERISCOPE_ENGINE_QUERY_THREAD === undefined ? undefined : !/^(0|false|no|off)$/i.test(env.PERISCOPE_ENGINE_QUERY_THREAD)) ??
+        fileBoolean('engine.queryThread', fromFile.engine?.queryThread) ??
+        DEFAULTS.engine.queryThread,
     },
     enrich: dropUndefined({
       asnDb: path('asn db', pick(flags.asnDb, env.PERISCOPE_ASN_DB, enrichFile.asnDb), 'any'),

@@ -50,7 +50,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   const opened = await openStore(parseDatabaseTarget(config.database, config.dataDir));
   const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
   // Segments live beside the store; every document write, by any command, is journaled for them.
-  const engine = new PartedEngine(catalogues, { dir: join(config.dataDir, 'engine'), partDocuments: config.engine.partDocuments });
+  const engine = new PartedEngine(catalogues, {
+    dir: join(config.dataDir, 'engine'),
+    partDocuments: config.engine.partDocuments,
+    queryThread: config.engine.queryThread ?? true,
+  });
   if (options.storeOnly) engine.persistence?.storeOnly();
   const store = journaledStore(opened, engine.persistence);
   const ctx: SearchContext = { store, engine, catalogues, now: options.now ?? (() => new Date()) };

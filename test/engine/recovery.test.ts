@@ -17,8 +17,11 @@ import { INCOMPLETE_FILE } from '../../src/engine/embedded/parted-directory.ts';
 import { buildApp } from '../../src/api/app.ts';
 import { ensureAdmin } from '../../src/main/admin-account.ts';
 
-/** With `partDocuments`, the index is made of parts and the damage is in the last one. */
-async function damageAndRecover(partDocuments?: number): Promise<void> {
+/**
+ * With `partDocuments`, the index is made of parts and the damage is in the last one, or in
+ * `damaged` (part 1 is searched by the query thread, which the runtime starts for three parts or more).
+ */
+async function damageAndRecover(partDocuments?: number, damaged?: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'periscope-recovery-'));
   const config = { ...DEFAULTS, dataDir: dir, logLevel: 'silent', engine: partDocuments === undefined ? DEFAULTS.engine : { partDocuments } };
   try {
@@ -36,7 +39,8 @@ async function damageAndRecover(partDocuments?: number): Promise<void> {
     const parts = (first.engine as PartedEngine).parts.length;
     if (partDocuments !== undefined) assert.ok(parts >= 3, `several parts (${parts})`);
     const engineDir = join(dir, 'engine');
-    damageHostsBlocks(parts === 1 ? engineDir : join(engineDir, `part-${String(parts - 1).padStart(4, '0')}`), 997);
+    const part = damaged ?? parts - 1;
+    damageHostsBlocks(part === 0 ? engineDir : join(engineDir, `part-${String(part).padStart(4, '0')}`), 997);
 
     const rt = await openRuntime(config);
     try {
@@ -46,6 +50,7 @@ async function damageAndRecover(partDocuments?: number): Promise<void> {
       const app = await buildApp({ ctx: rt.ctx, auth: rt.auth, logger: false, rateLimit: config.rateLimit, bodyLimit: config.bodyLimit, version: 'test' });
       const report = await rt.indexer.rebuild();
       assert.equal(report.mode, 'segments');
+      if (damaged !== undefined) assert.ok((rt.engine as PartedEngine).threadParts.includes(damaged), `part ${damaged} is the query thread's`);
       // The first query decodes the damaged block: over HTTP that is a 503 with Retry-After in the
       // Censys shape, never a 500 or a partial answer; the index reloads from the store meanwhile.
       const auth = 'Basic ' + Buffer.from(`${admin.apiId}:recovery-secret-0123456789`).toString('base64');
@@ -81,3 +86,5 @@ async function damageAndRecover(partDocuments?: number): Promise<void> {
 test('a damaged block met while serving: the index is rebuilt from the store', { timeout: 120_000 }, () => damageAndRecover());
 
 test('the same in the last part of an index made of parts', { timeout: 120_000 }, () => damageAndRecover(200));
+
+test('the same in a part the query thread searches', { timeout: 120_000 }, () => damageAndRecover(200, 1));

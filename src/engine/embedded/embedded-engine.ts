@@ -22,7 +22,7 @@ import { release, type Bitmap } from './bitmap.ts';
 import { Evaluator } from './evaluate.ts';
 import { IndexData, type CompactionPolicy } from './index-data.ts';
 import { docPage, searchPage, type DocPage, type PageStrategy } from './search-page.ts';
-import { EngineDirectory, indexingFingerprint, restoreSegment } from './engine-directory.ts';
+import { EngineDirectory, indexingFingerprint, restoreChain, restoreSegment, type SegmentEntry } from './engine-directory.ts';
 import { CorruptSegmentError } from './segment-codec.ts';
 import { runWarmSteps, warmSteps } from './warm-up.ts';
 
@@ -151,6 +151,17 @@ export class EmbeddedEngine implements SearchEngine {
     for (const [f, delta] of [[file, false], ...deltas.map((d) => [d, true] as const)] as const) {
       const fd = restoreSegment(this.data[index], f, undefined, delta);
       if (fd !== undefined) this.openFiles.push(fd);
+    }
+  }
+
+  /**
+   * Opens the segments a manifest lists (`segments`, files in `dir`) into an empty engine without
+   * a directory of its own: read-only, no journal, no ownership (the query thread's parts).
+   */
+  openSegments(dir: string, segments: Record<IndexName, SegmentEntry>): void {
+    for (const index of ['hosts', 'certificates'] as const) {
+      if (this.data[index].docs.idCount !== 0) throw new Error('openSegments needs an empty engine');
+      restoreChain(this.data[index], dir, segments[index], this.openFiles);
     }
   }
 

@@ -217,6 +217,20 @@ export function restoreChain(data: IndexData, dir: string, entry: SegmentEntry, 
   }
 }
 
+/** The manifest of engine directory `dir`; CorruptSegmentError when there is none or it cannot be read. */
+export function readManifest(dir: string): Manifest {
+  const file = join(dir, MANIFEST_FILE);
+  if (!existsSync(file)) throw new CorruptSegmentError('no segments yet');
+  let m: Manifest;
+  try {
+    m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  } catch {
+    throw new CorruptSegmentError('manifest is not valid JSON');
+  }
+  if (m.manifestVersion !== 1 && m.manifestVersion !== 2) throw new CorruptSegmentError(`unknown manifest version ${String(m.manifestVersion)}`);
+  return m;
+}
+
 /** Writes one segment file (`fill` writes its body) as `<file>.tmp`, fsynced, then renamed; the caller fsyncs the directory. */
 export function writeSegmentFile(dir: string, file: string, fill: (w: SegmentWriter) => void): { bytes: number; crc: number } {
   const tmp = join(dir, `${file}.tmp`);
@@ -389,16 +403,15 @@ export class EngineDirectory implements EnginePersistence {
   }
 
   readManifest(): Manifest {
-    const file = join(this.dir, MANIFEST_FILE);
-    if (!existsSync(file)) throw new CorruptSegmentError('no segments yet');
-    let m: Manifest;
-    try {
-      m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-    } catch {
-      throw new CorruptSegmentError('manifest is not valid JSON');
-    }
-    if (m.manifestVersion !== 1 && m.manifestVersion !== 2) throw new CorruptSegmentError(`unknown manifest version ${String(m.manifestVersion)}`);
-    return m;
+    return readManifest(this.dir);
+  }
+
+  /**
+   * The segments the engine's state is exactly (opened from them and unchanged since), so that
+   * another thread opening them holds the same documents; undefined otherwise.
+   */
+  get cleanSegments(): Record<IndexName, SegmentEntry> | undefined {
+    return this.opened && !this.dirty && !this.broken && !this.shared && this.manifest ? this.manifest.segments : undefined;
   }
 
   open(): OpenResult {

@@ -67,6 +67,20 @@ export function mergePages(pages: readonly DocPage[], request: SearchRequest): S
 }
 
 /**
+ * Parts searched by the query thread (query-thread.ts), taken as a whole: their totals, each
+ * part's best groups as key, count pairs, and how many parts they are; `resolve` then asks the
+ * thread, once, for its candidates at the threshold and its counts of every candidate (the
+ * given keys and its own), summed over its parts.
+ */
+export interface RemoteGroups {
+  readonly total: number;
+  readonly counted: number;
+  readonly parts: number;
+  readonly best: readonly (string | number)[];
+  resolve(threshold: number, keys: readonly string[]): Map<string, number>;
+}
+
+/**
  * The best `numBuckets` keys over every part, exactly as one index would choose them, without
  * looking at every key of every part:
  * 1. each part's best `numBuckets` groups by count give lower bounds of their keys' totals, and
@@ -75,13 +89,16 @@ export function mergePages(pages: readonly DocPage[], request: SearchRequest): S
  *    much anywhere are candidates;
  * 3. each candidate's total is summed over every part (its group looked up by key), and the best
  *    are kept in bucket order.
+ * Parts searched by the query thread take part as `remote` (see RemoteGroups): their best
+ * groups count toward the bounds, the threshold divides by every part, theirs included, and
+ * one exchange gives their candidates and their counts of every candidate.
  * A part's key strings and key → group map are made once per view (aggregate.ts); an aggregation
  * over `services.port` made one string per port of every part on every call before (22x one
  * part's time with two parts of 320,000 hosts).
  */
-export function mergePartGroups(parts: readonly PartGroups[], numBuckets: number): AggregateResult {
-  let total = 0;
-  let counted = 0;
+export function mergePartGroups(parts: readonly PartGroups[], numBuckets: number, remote?: RemoteGroups): AggregateResult {
+  let total = remote?.total ?? 0;
+  let counted = remote?.counted ?? 0;
   for (const p of parts) {
     total += p.total;
     counted += p.counted;
@@ -96,15 +113,23 @@ export function mergePartGroups(parts: readonly PartGroups[], numBuckets: number
         lower.set(key, (lower.get(key) ?? 0) + p.counts[g]);
       }
     }
+    const best = remote?.best ?? [];
+    for (let i = 0; i < best.length; i += 2) {
+      const key = best[i] as string;
+      lower.set(key, (lower.get(key) ?? 0) + (best[i + 1] as number));
+    }
     const bounds = [...lower.values()].sort((a, b) => b - a);
-    const threshold = Math.max(1, bounds.length >= k ? bounds[k - 1] / parts.length : 0);
+    const threshold = Math.max(1, bounds.length >= k ? bounds[k - 1] / (parts.length + (remote?.parts ?? 0)) : 0);
     const candidates = new Set<string>();
     for (const p of parts) {
       const counts = p.counts;
       for (let g = 0; g < counts.length; g++) if (counts[g] >= threshold) candidates.add(p.keyOf(g));
     }
+    // The remote parts' candidates, and their counts of every candidate, in one exchange.
+    const elsewhere = remote?.resolve(threshold, [...candidates]);
+    if (elsewhere) for (const key of elsewhere.keys()) candidates.add(key);
     for (const key of candidates) {
-      let sum = 0;
+      let sum = elsewhere?.get(key) ?? 0;
       for (const p of parts) {
         const g = p.groupOf(key);
         if (g !== undefined) sum += p.counts[g];

@@ -63,6 +63,12 @@ export interface PartsHost {
   parts: EmbeddedEngine[];
   readonly reopened: Set<EmbeddedEngine>;
   newPart(k: number, at?: string): EmbeddedEngine;
+  /** Called by open() with the numbers of the parts on disk (part 0 aside) before they are opened. */
+  partsFound?(numbers: readonly number[]): void;
+  /** Called by open() once every part is open. */
+  partsOpened?(): void;
+  /** Called when the parts opened are dropped: back to part 0 alone (damage, a load of the whole store), or closed. */
+  partsDropped?(): void;
 }
 
 function dirOf(part: EmbeddedEngine): EngineDirectory {
@@ -132,6 +138,8 @@ export class PartedDirectory implements EnginePersistence {
     }
     if (!this.first.shared) removeUnfinished(this.dir);
     const numbers = partNumbers(this.dir);
+    // The query thread opens its parts while this thread opens every part (query-thread.ts).
+    if (!this.first.shared) this.host.partsFound?.(numbers);
     for (let i = 0; i < numbers.length; i++) {
       const k = numbers[i];
       let reason: string | undefined;
@@ -156,6 +164,7 @@ export class PartedDirectory implements EnginePersistence {
     }
     let documents = 0;
     for (const part of this.host.parts) documents += part.size('hosts') + part.size('certificates');
+    this.host.partsOpened?.();
     return { loaded: true, tail: first.tail, documents, ms: performance.now() - started };
   }
 
@@ -213,6 +222,7 @@ export class PartedDirectory implements EnginePersistence {
    * forgotten and its directory removed (a part left on disk would be opened next time).
    */
   private startOver(resetFirst: boolean): void {
+    this.host.partsDropped?.();
     if (existsSync(this.dir) && !this.first.shared) {
       writeFileAtomic(this.dir, INCOMPLETE_FILE, 'a load of the whole store into the index has not reached its checkpoint\n');
     }
@@ -283,6 +293,7 @@ export class PartedDirectory implements EnginePersistence {
 
   /** Closes every part's files and journal without a checkpoint (the engine's close() checkpoints). */
   close(): void {
+    this.host.partsDropped?.();
     for (const part of this.host.parts) dirOf(part).close();
   }
 }

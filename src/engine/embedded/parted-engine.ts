@@ -9,11 +9,16 @@
  * to it.
  */
 import type { IndexName } from '../../model/field-def.ts';
+import { catalogueFor } from '../../model/field-catalogue.ts';
 import type { AggregateRequest, AggregateResult, Doc, SearchEngine, SearchRequest, SearchResult } from '../search-engine.ts';
 import type { EngineCatalogues } from '../reference/reference-engine.ts';
-import { EmbeddedEngine, type EmbeddedEngineOptions } from './embedded-engine.ts';
-import { mergePages, mergePartGroups } from './merge-parts.ts';
+import { EmbeddedEngine, EngineUnavailableError, type EmbeddedEngineOptions } from './embedded-engine.ts';
+import { readManifest } from './engine-directory.ts';
+import { mergePages, mergePartGroups, type RemoteGroups } from './merge-parts.ts';
 import { PartedDirectory, partDir, type PartsHost } from './parted-directory.ts';
+import { checked as checkedReply, QueryThread, QueryThreadError, type ThreadPart, type ThreadReply } from './query-thread.ts';
+import type { DocPage } from './search-page.ts';
+import { CorruptSegmentError } from './segment-codec.ts';
 
 /**
  * Documents per index in one part. Loading a part builds its dictionaries and postings in the
@@ -26,6 +31,24 @@ export const DEFAULT_PART_DOCUMENTS = 1_100_000;
 export interface PartedEngineOptions extends EmbeddedEngineOptions {
   /** Documents (per index, tombstones included) a part takes before new documents go to a new part. */
   readonly partDocuments?: number;
+  /**
+   * When an index of three parts or more is opened from its segments, about half of its parts
+   * are searched on a second thread (query-thread.ts). The server turns it on; tests and tools
+   * leave it off unless they test it.
+   */
+  readonly queryThread?: boolean;
+}
+
+/** A page of the query thread's parts, as DocPage: its hits' ids and order keys stand in for an index's. */
+function threadPage(reply: ThreadReply, sorted: boolean): DocPage {
+  const ids = reply.ids as string[];
+  return {
+    data: { ids, orderKeys: reply.orderKeys as string[] },
+    docs: ids.map((_, i) => i),
+    values: sorted ? (reply.values as (string | number | null)[][]) : undefined,
+    total: reply.total as number,
+    more: reply.more as boolean,
+  };
 }
 
 export class PartedEngine implements SearchEngine, PartsHost {
@@ -35,6 +58,11 @@ export class PartedEngine implements SearchEngine, PartsHost {
   private readonly capacity: number;
   /** Parts serving from segments they were reopened from, unchanged since: a reopen() skips them. */
   readonly reopened = new Set<EmbeddedEngine>();
+  private thread: QueryThread | undefined;
+  /** Parts the query thread searches, by their key there: parts unchanged since it opened them. */
+  private readonly delegated = new Map<EmbeddedEngine, number>();
+  /** The thread's 'open' request, and the segments it was given per part. */
+  private handover: { seq: number; segments: Map<number, string> } | undefined;
 
   constructor(private readonly catalogues: EngineCatalogues, private readonly options: PartedEngineOptions = {}) {
     const capacity = options.partDocuments ?? DEFAULT_PART_DOCUMENTS;
@@ -66,6 +94,93 @@ export class PartedEngine implements SearchEngine, PartsHost {
    * removes it from every other part: an id is in one part only, even after a kill left a copy in
    * an older part (see parted-directory.ts).
    */
+  /**
+   * A full collection in the query thread, when node runs with --expose-gc (the benchmark's, after
+   * the first queries built their structures and left their garbage, as it collects its own).
+   */
+  collectThreadGarbage(): void {
+    if (this.thread && !this.thread.dead) this.thread.call({ type: 'collect' });
+  }
+
+  /** The numbers of the parts the query thread searches (tests, the benchmark). */
+  get threadParts(): number[] {
+    return [...this.delegated.values()].sort((a, b) => a - b);
+  }
+
+  /**
+   * Before the parts are opened: hands about half of them to a query thread, which opens them
+   * meanwhile. Part 0 (its journal is replayed after opening) and the newest part (it takes new
+   * documents) stay on this thread.
+   */
+  partsFound(numbers: readonly number[]): void {
+    const { dir } = this.options;
+    if (!this.options.queryThread || dir === undefined || numbers.length < 2) return;
+    // The thread builds the standard catalogues: an engine over others searches alone.
+    if (this.catalogues.hosts !== catalogueFor('hosts') || this.catalogues.certificates !== catalogueFor('certificates')) return;
+    const handed: ThreadPart[] = [];
+    const total = numbers.length + 1;
+    for (const k of numbers.slice(0, -1)) {
+      if (handed.length >= Math.floor(total / 2)) break;
+      try {
+        handed.push({ key: k, dir: partDir(dir, k), segments: readManifest(partDir(dir, k)).segments });
+      } catch {
+        // This thread's open() reports it.
+      }
+    }
+    if (handed.length === 0) return;
+    const { partDocuments: _, dir: __, queryThread: ___, ...options } = this.options;
+    this.thread = new QueryThread(options);
+    this.handover = { seq: this.thread.post({ type: 'open', parts: handed }), segments: new Map(handed.map((p) => [p.key, JSON.stringify(p.segments)])) };
+  }
+
+  /** Every part is open: the parts the thread opened from the segments this thread opened are searched there. */
+  partsOpened(): void {
+    const thread = this.thread;
+    const handover = this.handover;
+    this.handover = undefined;
+    if (!thread || !handover) return;
+    let opened: readonly number[] = [];
+    try {
+      opened = checkedReply(thread.wait(handover.seq)).opened as number[];
+    } catch {
+      // Nothing is handed over: every part is searched here.
+    }
+    for (const k of opened) {
+      const part = this.parts[k];
+      const segments = part?.persistence?.cleanSegments;
+      if (segments && JSON.stringify(segments) === handover.segments.get(k)) this.delegated.set(part, k);
+      else this.undelegate(k);
+    }
+    if (this.delegated.size === 0) this.stopThread();
+  }
+
+  partsDropped(): void {
+    this.stopThread();
+  }
+
+  private stopThread(): void {
+    this.delegated.clear();
+    this.handover = undefined;
+    void this.thread?.stop();
+    this.thread = undefined;
+  }
+
+  /** The part changes: searched here from now on, and dropped by the thread. */
+  private undelegate(part: EmbeddedEngine | number): void {
+    let key: number | undefined;
+    if (typeof part === 'number') key = part;
+    else {
+      key = this.delegated.get(part);
+      if (key === undefined) return;
+      this.delegated.delete(part);
+    }
+    try {
+      this.thread?.post({ type: 'drop', key });
+    } catch {
+      // A dead thread holds nothing.
+    }
+  }
+
   upsert(index: IndexName, id: string, doc: Doc): void {
     if (this.parts.length === 1 && this.parts[0].idCount(index) < this.capacity) {
       this.reopened.delete(this.parts[0]);
@@ -81,6 +196,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
     }
     target ??= this.partForNew(index);
     this.reopened.delete(target);
+    if (this.delegated.size > 0) this.undelegate(target);
     target.upsert(index, id, doc);
   }
 
@@ -90,6 +206,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
 
   private removeFrom(part: EmbeddedEngine, index: IndexName, id: string): void {
     this.reopened.delete(part);
+    if (this.delegated.size > 0) this.undelegate(part);
     part.remove(index, id);
   }
 
@@ -99,16 +216,86 @@ export class PartedEngine implements SearchEngine, PartsHost {
     return n;
   }
 
+  /** The parts searched here, and the thread's keys of the others (none without a thread). */
+  private split(): { here: EmbeddedEngine[]; there: EmbeddedEngine[]; keys: number[] } {
+    if (this.delegated.size === 0 || !this.thread || this.thread.dead) return { here: this.parts, there: [], keys: [] };
+    const here: EmbeddedEngine[] = [];
+    const there: EmbeddedEngine[] = [];
+    const keys: number[] = [];
+    for (const p of this.parts) {
+      const key = this.delegated.get(p);
+      if (key === undefined) here.push(p);
+      else {
+        there.push(p);
+        keys.push(key);
+      }
+    }
+    return { here, there, keys };
+  }
+
+  /**
+   * The thread failed: damage in one of its parts is damage here (the index is rebuilt, as when
+   * this thread meets it); anything else stops the thread, and its parts are searched here.
+   */
+  private threadFailed(err: unknown, there: readonly EmbeddedEngine[]): void {
+    if (err instanceof QueryThreadError && err.corrupt && there.length > 0) {
+      const damaged = new CorruptSegmentError(err.message);
+      there[0].persistence?.corrupted(damaged);
+      throw new EngineUnavailableError(`the search index is being rebuilt from the store (${damaged.message})`);
+    }
+    this.stopThread();
+  }
+
   search(index: IndexName, request: SearchRequest): SearchResult {
     if (this.parts.length === 1) return this.parts[0].search(index, request);
-    return mergePages(
-      this.parts.map((p) => p.searchDocs(index, request)),
-      request,
-    );
+    const { here, there, keys } = this.split();
+    const pages: DocPage[] = [];
+    if (there.length > 0) {
+      const thread = this.thread!;
+      let seq: number | undefined;
+      try {
+        seq = thread.post({ type: 'search', index, parts: keys, request });
+      } catch (err) {
+        this.threadFailed(err, there);
+      }
+      for (const p of here) pages.push(p.searchDocs(index, request));
+      try {
+        if (seq !== undefined) pages.push(threadPage(checkedReply(thread.wait(seq)), (request.sort?.length ?? 0) > 0));
+      } catch (err) {
+        this.threadFailed(err, there);
+        for (const p of there) pages.push(p.searchDocs(index, request));
+      }
+    } else for (const p of here) pages.push(p.searchDocs(index, request));
+    return mergePages(pages, request);
   }
 
   aggregate(index: IndexName, request: AggregateRequest): AggregateResult {
     if (this.parts.length === 1) return this.parts[0].aggregate(index, request);
+    const { here, there, keys } = this.split();
+    if (there.length > 0) {
+      const thread = this.thread!;
+      try {
+        const seq = thread.post({ type: 'groups', index, parts: keys, request });
+        const local = here.map((p) => p.partGroups(index, request));
+        const r = checkedReply(thread.wait(seq));
+        const remote: RemoteGroups = {
+          total: r.total as number,
+          counted: r.counted as number,
+          parts: r.parts as number,
+          best: r.best as (string | number)[],
+          resolve: (threshold, given) => {
+            const c = thread.call({ type: 'counts', threshold, keys: given });
+            const all = [...given, ...(c.candidates as string[])];
+            const sums = c.sums as number[];
+            return new Map(all.map((key, i) => [key, sums[i]]));
+          },
+        };
+        return mergePartGroups(local, request.numBuckets, remote);
+      } catch (err) {
+        if (!(err instanceof QueryThreadError)) throw err;
+        this.threadFailed(err, there);
+      }
+    }
     return mergePartGroups(
       this.parts.map((p) => p.partGroups(index, request)),
       request.numBuckets,
@@ -116,7 +303,15 @@ export class PartedEngine implements SearchEngine, PartsHost {
   }
 
   async warm(signal: AbortSignal): Promise<void> {
-    for (const p of [...this.parts]) {
+    const { here, there } = this.split();
+    if (there.length > 0) {
+      try {
+        this.thread!.post({ type: 'warm' });
+      } catch {
+        // Its parts are warmed when searched.
+      }
+    }
+    for (const p of here) {
       if (signal.aborted) return;
       await p.warm(signal);
     }
@@ -124,6 +319,9 @@ export class PartedEngine implements SearchEngine, PartsHost {
 
   /** A clean close: parts 1.. first, each written whole if it changed, then part 0 (whose checkpoint drops the journals). */
   async close(): Promise<void> {
+    const thread = this.thread;
+    this.stopThread();
+    await thread?.stop();
     for (let k = this.parts.length - 1; k >= 0; k--) await this.parts[k].close();
   }
 }

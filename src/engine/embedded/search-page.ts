@@ -31,7 +31,7 @@ const NO_VALUES: readonly (string | number | null)[] = Object.freeze([]);
  * every hit went to the old generation, which filled and was collected whole: seconds over a
  * 5 GB heap (docs/ARCHITECTURE.md, "Hits are not pretenured").
  */
-function hitOf(data: IndexData, doc: number, values: readonly (string | number | null)[]): SearchHit {
+function hitOf(data: PageData, doc: number, values: readonly (string | number | null)[]): SearchHit {
   const position = {} as Mutable<SearchHit['position']>;
   position.values = values;
   position.orderKey = data.orderKeys[doc];
@@ -278,6 +278,9 @@ function sortedPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, r
   };
 }
 
+/** What a page's hits are made from: an index's ids and order keys, or a query thread's page (query-thread.ts). */
+export type PageData = Pick<IndexData, 'ids' | 'orderKeys'>;
+
 /**
  * A page of one index before its hits are made: its documents in page order and, for a sorted
  * page, their sort values. A PartedEngine merges its parts' pages as these and makes the hits of
@@ -285,7 +288,7 @@ function sortedPage(data: IndexData, catalogue: FieldCatalogue, match: Bitmap, r
  * until the merge, which is what made V8 pretenure them (see hitOf).
  */
 export interface DocPage {
-  readonly data: IndexData;
+  readonly data: PageData;
   readonly total: number;
   readonly more: boolean;
   readonly docs: readonly number[];
