@@ -129,10 +129,12 @@ export function loadConfig({ flags, env }: ConfigSources): Config {
     engine: {
       partDocuments:
         int('engine part documents', pick(env.PERISCOPE_ENGINE_PART_DOCUMENTS, fromFile.engine?.partDocuments?.toString()), 1, 2 ** 31) ?? DEFAULTS.engine.partDocuments,
-      queryThread:
-        (env.PERISCOPE_ENGINE_QUERY_THREAD === undefined ? undefined : !/^(0|false|no|off)$/i.test(env.PERISCOPE_ENGINE_QUERY_THREAD)) ??
-        fileBoolean('engine.queryThread', fromFile.engine?.queryThread) ??
+      queryThread: pick(
+        env.PERISCOPE_ENGINE_QUERY_THREAD === undefined ? undefined : !/^(0|false|no|off)$/i.test(env.PERISCOPE_ENGINE_QUERY_THREAD),
+        // Checked even when the environment decides: a bad file is reported, not ignored.
+        fileBoolean('engine.queryThread', fromFile.engine?.queryThread),
         DEFAULTS.engine.queryThread,
+      ),
     },
     enrich: dropUndefined({
       asnDb: path('asn db', pick(flags.asnDb, env.PERISCOPE_ASN_DB, enrichFile.asnDb), 'any'),

@@ -14,6 +14,7 @@ import { EmbeddedEngine, PartedEngine } from '../../src/engine/index.ts';
 import type { SearchEngine, SearchRequest, SortSpec } from '../../src/engine/search-engine.ts';
 import { catalogueFor } from '../../src/model/field-catalogue.ts';
 import { ConfigError, loadConfig } from '../../src/main/config.ts';
+import { QueryThread, QueryThreadError } from '../../src/engine/embedded/query-thread.ts';
 import { compileQuery } from '../../src/query/index.ts';
 import { realisticHost } from './realistic-hosts.ts';
 
@@ -162,8 +163,22 @@ test('the setting: on by default, off by environment or config file, and nothing
     assert.equal(loadConfig({ flags: { config: file({ queryThread: false }) }, env: {} }).engine.queryThread, false);
     // The environment beats the file.
     assert.equal(loadConfig({ flags: { config: file({ queryThread: false }) }, env: { PERISCOPE_ENGINE_QUERY_THREAD: '1' } }).engine.queryThread, true);
-    assert.throws(() => loadConfig({ flags: { config: file({ queryThread: 'yes' }) }, env: {} }), (e: unknown) => e instanceof ConfigError && /engine\.queryThread must be true or false/.test(e.message));
+    for (const env of [{}, { PERISCOPE_ENGINE_QUERY_THREAD: '1' }]) {
+      assert.throws(() => loadConfig({ flags: { config: file({ queryThread: 'yes' }) }, env }), (e: unknown) => e instanceof ConfigError && /engine\.queryThread must be true or false/.test(e.message));
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('a thread that ends while a query waits, or never starts, fails the wait at once', async () => {
+  for (const module of [new URL('./query-thread-exits.ts', import.meta.url).href, new URL('./no-such-module.ts', import.meta.url).href]) {
+    const thread = new QueryThread({}, module);
+    const started = performance.now();
+    assert.throws(() => thread.wait(thread.post({ type: 'collect' }), 60_000), QueryThreadError, module);
+    // Flagged by the thread itself, not found by the timeout.
+    assert.ok(performance.now() - started < 30_000, `${module}: ${performance.now() - started} ms`);
+    assert.ok(thread.dead);
+    await thread.stop();
   }
 });

@@ -90,11 +90,6 @@ export class PartedEngine implements SearchEngine, PartsHost {
   }
 
   /**
-   * Replaces the document in the newest part holding it, else adds it to the newest part, and
-   * removes it from every other part: an id is in one part only, even after a kill left a copy in
-   * an older part (see parted-directory.ts).
-   */
-  /**
    * A full collection in the query thread, when node runs with --expose-gc (the benchmark's, after
    * the first queries built their structures and left their garbage, as it collects its own).
    */
@@ -181,6 +176,11 @@ export class PartedEngine implements SearchEngine, PartsHost {
     }
   }
 
+  /**
+   * Replaces the document in the newest part holding it, else adds it to the newest part, and
+   * removes it from every other part: an id is in one part only, even after a kill left a copy in
+   * an older part (see parted-directory.ts).
+   */
   upsert(index: IndexName, id: string, doc: Doc): void {
     if (this.parts.length === 1 && this.parts[0].idCount(index) < this.capacity) {
       this.reopened.delete(this.parts[0]);
@@ -256,15 +256,20 @@ export class PartedEngine implements SearchEngine, PartsHost {
       try {
         seq = thread.post({ type: 'search', index, parts: keys, request });
       } catch (err) {
+        // Not sent (the request could not be copied, the thread is gone): all searched here.
         this.threadFailed(err, there);
       }
       for (const p of here) pages.push(p.searchDocs(index, request));
-      try {
-        if (seq !== undefined) pages.push(threadPage(checkedReply(thread.wait(seq)), (request.sort?.length ?? 0) > 0));
-      } catch (err) {
-        this.threadFailed(err, there);
-        for (const p of there) pages.push(p.searchDocs(index, request));
+      let page: DocPage | undefined;
+      if (seq !== undefined) {
+        try {
+          page = threadPage(checkedReply(thread.wait(seq)), (request.sort?.length ?? 0) > 0);
+        } catch (err) {
+          this.threadFailed(err, there);
+        }
       }
+      if (page) pages.push(page);
+      else for (const p of there) pages.push(p.searchDocs(index, request));
     } else for (const p of here) pages.push(p.searchDocs(index, request));
     return mergePages(pages, request);
   }
@@ -292,7 +297,8 @@ export class PartedEngine implements SearchEngine, PartsHost {
         };
         return mergePartGroups(local, request.numBuckets, remote);
       } catch (err) {
-        if (!(err instanceof QueryThreadError)) throw err;
+        // A part searched here failed: as without the thread. Anything else is the thread's.
+        if (err instanceof EngineUnavailableError || err instanceof CorruptSegmentError) throw err;
         this.threadFailed(err, there);
       }
     }

@@ -110,9 +110,12 @@ function answer(m: ThreadRequest): Omit<ThreadReply, 'seq'> | undefined {
         }
         sums.push(sum);
       }
+      // Its counts are overwritten by the next aggregation anyway; its maps and keys need not wait.
+      lastGroups = [];
       return { candidates, sums };
     }
     case 'drop': {
+      lastGroups = [];
       void parts.get(m.key)?.close();
       parts.delete(m.key);
       return undefined;

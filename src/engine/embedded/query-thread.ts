@@ -56,6 +56,9 @@ export interface ThreadData {
  */
 const REPLY_TIMEOUT_MS = 30 * 60_000;
 
+/** Where a thread that ended (or failed to start) says so: a blocked main thread sees no exit event. */
+const DEAD_SLOT = 1;
+
 /** How long a wait looks for the reply before it sleeps. */
 const SPIN_MS = Number(process.env.PERISCOPE_QUERY_THREAD_SPIN_MS ?? 1);
 
@@ -68,16 +71,23 @@ export class QueryThreadError extends Error {
 export class QueryThread {
   private readonly worker: Worker;
   private readonly port: MessagePort;
-  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  /** [0]: replies posted (bumped after each); [1]: 1 once the thread has ended (DEAD_SLOT). */
+  private readonly signal = new Int32Array(new SharedArrayBuffer(8));
   private seq = 0;
   /** Set when the thread exited or failed to reply: queries go back to the main thread. */
   dead: string | undefined;
 
-  constructor(options: Omit<EmbeddedEngineOptions, 'dir'>) {
+  /** `module`: what the thread runs (tests give others). */
+  constructor(options: Omit<EmbeddedEngineOptions, 'dir'>, module = new URL('./query-thread-worker.ts', import.meta.url).href) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    const data: ThreadData = { module: new URL('./query-thread-worker.ts', import.meta.url).href, port: port2, signal: this.signal, options };
+    const data: ThreadData = { module, port: port2, signal: this.signal, options };
     this.worker = new Worker(new URL('./merge-worker-boot.mjs', import.meta.url), { workerData: data, transferList: [port2] });
+    // A failure to start (the loader, a module) ends the thread before it can flag it itself.
+    this.worker.on('exit', () => {
+      Atomics.store(this.signal, DEAD_SLOT, 1);
+      Atomics.notify(this.signal, 0);
+    });
     // Neither keeps the process alive: the engine's close() stops the thread.
     this.worker.unref();
     this.port.unref();
@@ -98,6 +108,7 @@ export class QueryThread {
     const spinUntil = performance.now() + SPIN_MS;
     let spinning = SPIN_MS > 0;
     for (;;) {
+      if (!this.dead && Atomics.load(this.signal, DEAD_SLOT) === 1) this.dead = 'the query thread ended';
       if (this.dead) throw new QueryThreadError(this.dead);
       // Read before looking for a reply: a reply posted after the look bumps it, so the wait returns.
       const seen = Atomics.load(this.signal, 0);
