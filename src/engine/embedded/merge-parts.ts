@@ -68,16 +68,18 @@ export function mergePages(pages: readonly DocPage[], request: SearchRequest): S
 
 /**
  * Parts searched by the query thread (query-thread.ts), taken as a whole: their totals, each
- * part's best groups as key, count pairs, and how many parts they are; `resolve` then asks the
- * thread, once, for its candidates at the threshold and its counts of every candidate (the
- * given keys and its own), summed over its parts.
+ * part's best groups as key, count pairs, and how many parts they are; `ask` then sends the
+ * thread, once, the threshold and this thread's candidates, and `answer` waits for its own
+ * candidates and its counts of every candidate (the given keys, then its own), summed over its
+ * parts: this thread sums its parts' counts in between.
  */
 export interface RemoteGroups {
   readonly total: number;
   readonly counted: number;
   readonly parts: number;
   readonly best: readonly (string | number)[];
-  resolve(threshold: number, keys: readonly string[]): Map<string, number>;
+  ask(threshold: number, keys: readonly string[]): void;
+  answer(): Map<string, number>;
 }
 
 /**
@@ -125,17 +127,21 @@ export function mergePartGroups(parts: readonly PartGroups[], numBuckets: number
       const counts = p.counts;
       for (let g = 0; g < counts.length; g++) if (counts[g] >= threshold) candidates.add(p.keyOf(g));
     }
-    // The remote parts' candidates, and their counts of every candidate, in one exchange.
-    const elsewhere = remote?.resolve(threshold, [...candidates]);
-    if (elsewhere) for (const key of elsewhere.keys()) candidates.add(key);
-    for (const key of candidates) {
-      let sum = elsewhere?.get(key) ?? 0;
+    // The remote parts' candidates, and their counts of every candidate, in one exchange, while
+    // this thread sums its own parts' counts.
+    remote?.ask(threshold, [...candidates]);
+    const sumHere = (key: string): number => {
+      let sum = 0;
       for (const p of parts) {
         const g = p.groupOf(key);
         if (g !== undefined) sum += p.counts[g];
       }
-      keepBest(buckets, { key, count: sum }, k);
-    }
+      return sum;
+    };
+    const sums = new Map<string, number>();
+    for (const key of candidates) sums.set(key, sumHere(key));
+    if (remote) for (const [key, there] of remote.answer()) sums.set(key, (sums.get(key) ?? sumHere(key)) + there);
+    for (const [key, count] of sums) keepBest(buckets, { key, count }, k);
   }
   const shown = buckets.reduce((s, b) => s + b.count, 0);
   return { total, totalOmitted: counted - shown, buckets };

@@ -283,14 +283,18 @@ export class PartedEngine implements SearchEngine, PartsHost {
         const seq = thread.post({ type: 'groups', index, parts: keys, request });
         const local = here.map((p) => p.partGroups(index, request));
         const r = checkedReply(thread.wait(seq));
+        let asked: { seq: number; keys: readonly string[] } | undefined;
         const remote: RemoteGroups = {
           total: r.total as number,
           counted: r.counted as number,
           parts: r.parts as number,
           best: r.best as (string | number)[],
-          resolve: (threshold, given) => {
-            const c = thread.call({ type: 'counts', threshold, keys: given });
-            const all = [...given, ...(c.candidates as string[])];
+          ask: (threshold, given) => {
+            asked = { seq: thread.post({ type: 'counts', threshold, keys: given }), keys: given };
+          },
+          answer: () => {
+            const c = checkedReply(thread.wait(asked!.seq));
+            const all = [...asked!.keys, ...(c.candidates as string[])];
             const sums = c.sums as number[];
             return new Map(all.map((key, i) => [key, sums[i]]));
           },
