@@ -12,6 +12,7 @@
 import { EmbeddedEngine, PartedEngine } from '../src/engine/index.ts';
 import { compileQuery } from '../src/query/index.ts';
 import { catalogueFor } from '../src/model/field-catalogue.ts';
+import { loadConfig } from '../src/main/config.ts';
 import { aggregations, PAGE, queryMix, TOP_BUCKETS, type QueryParams } from './query-mix.ts';
 import { time, type TimeOptions, type Timing } from './timing.ts';
 
@@ -22,7 +23,7 @@ const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('c
 const rssStart = process.memoryUsage().rss;
 const partDocuments = process.argv[5] ? ((JSON.parse(process.argv[5]) as number | null) ?? undefined) : undefined;
 // As `serve` runs it: the query thread on unless PERISCOPE_ENGINE_QUERY_THREAD turns it off.
-const queryThread = !/^(0|false|no|off)$/i.test(process.env.PERISCOPE_ENGINE_QUERY_THREAD ?? '');
+const queryThread = loadConfig({ flags: {}, env: process.env }).engine.queryThread ?? true;
 const engine: EmbeddedEngine | PartedEngine =
   process.argv[6] === 'first-part' ? new EmbeddedEngine(catalogues, { dir }) : new PartedEngine(catalogues, { dir, partDocuments, queryThread });
 const t = performance.now();

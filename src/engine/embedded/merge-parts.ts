@@ -67,6 +67,35 @@ export function mergePages(pages: readonly DocPage[], request: SearchRequest): S
 }
 
 /**
+ * The keys of groups counting at least `threshold` in some part that `known` lacks, added to it
+ * and returned in the order found (step 2 of mergePartGroups; the query thread's too).
+ */
+export function candidatesAt(parts: readonly PartGroups[], threshold: number, known: Set<string>): string[] {
+  const found: string[] = [];
+  for (const p of parts) {
+    const counts = p.counts;
+    for (let g = 0; g < counts.length; g++) {
+      if (counts[g] < threshold) continue;
+      const key = p.keyOf(g);
+      if (known.has(key)) continue;
+      known.add(key);
+      found.push(key);
+    }
+  }
+  return found;
+}
+
+/** The count of `key` summed over `parts` (step 3 of mergePartGroups; the query thread's too). */
+export function countOver(parts: readonly PartGroups[], key: string): number {
+  let sum = 0;
+  for (const p of parts) {
+    const g = p.groupOf(key);
+    if (g !== undefined) sum += p.counts[g];
+  }
+  return sum;
+}
+
+/**
  * Parts searched by the query thread (query-thread.ts), taken as a whole: their totals, each
  * part's best groups as key, count pairs, and how many parts they are; `ask` then sends the
  * thread, once, the threshold and this thread's candidates, and `answer` waits for its own
@@ -122,25 +151,13 @@ export function mergePartGroups(parts: readonly PartGroups[], numBuckets: number
     }
     const bounds = [...lower.values()].sort((a, b) => b - a);
     const threshold = Math.max(1, bounds.length >= k ? bounds[k - 1] / (parts.length + (remote?.parts ?? 0)) : 0);
-    const candidates = new Set<string>();
-    for (const p of parts) {
-      const counts = p.counts;
-      for (let g = 0; g < counts.length; g++) if (counts[g] >= threshold) candidates.add(p.keyOf(g));
-    }
+    const candidates = candidatesAt(parts, threshold, new Set<string>());
     // The remote parts' candidates, and their counts of every candidate, in one exchange, while
     // this thread sums its own parts' counts.
-    remote?.ask(threshold, [...candidates]);
-    const sumHere = (key: string): number => {
-      let sum = 0;
-      for (const p of parts) {
-        const g = p.groupOf(key);
-        if (g !== undefined) sum += p.counts[g];
-      }
-      return sum;
-    };
+    remote?.ask(threshold, candidates);
     const sums = new Map<string, number>();
-    for (const key of candidates) sums.set(key, sumHere(key));
-    if (remote) for (const [key, there] of remote.answer()) sums.set(key, (sums.get(key) ?? sumHere(key)) + there);
+    for (const key of candidates) sums.set(key, countOver(parts, key));
+    if (remote) for (const [key, there] of remote.answer()) sums.set(key, (sums.get(key) ?? countOver(parts, key)) + there);
     for (const [key, count] of sums) keepBest(buckets, { key, count }, k);
   }
   const shown = buckets.reduce((s, b) => s + b.count, 0);

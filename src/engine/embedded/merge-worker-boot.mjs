@@ -1,5 +1,6 @@
-// Starts merge-worker.ts (or the query thread, query-thread-worker.ts) on a worker thread: worker threads do not inherit tsx's loader hooks,
-// so they are registered here before the TypeScript module is imported.
+// Starts merge-worker.ts (or the query thread, query-thread-worker.ts) on a worker thread: worker
+// threads do not inherit tsx's loader hooks, so they are registered here before the TypeScript
+// module is imported.
 import { workerData } from 'node:worker_threads';
 
 // A query thread's main thread may be blocked waiting for a reply (query-thread.ts), where the

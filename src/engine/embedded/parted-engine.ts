@@ -146,18 +146,20 @@ export class PartedEngine implements SearchEngine, PartsHost {
       if (segments && JSON.stringify(segments) === handover.segments.get(k)) this.delegated.set(part, k);
       else this.undelegate(k);
     }
-    if (this.delegated.size === 0) this.stopThread();
+    if (this.delegated.size === 0) void this.stopThread();
   }
 
   partsDropped(): void {
-    this.stopThread();
+    void this.stopThread();
   }
 
-  private stopThread(): void {
+  /** Settles once the thread has ended. */
+  private stopThread(): Promise<void> | undefined {
     this.delegated.clear();
     this.handover = undefined;
-    void this.thread?.stop();
+    const stopped = this.thread?.stop();
     this.thread = undefined;
+    return stopped;
   }
 
   /** The part changes: searched here from now on, and dropped by the thread. */
@@ -243,34 +245,33 @@ export class PartedEngine implements SearchEngine, PartsHost {
       there[0].persistence?.corrupted(damaged);
       throw new EngineUnavailableError(`the search index is being rebuilt from the store (${damaged.message})`);
     }
-    this.stopThread();
+    void this.stopThread();
   }
 
   search(index: IndexName, request: SearchRequest): SearchResult {
     if (this.parts.length === 1) return this.parts[0].search(index, request);
     const { here, there, keys } = this.split();
-    const pages: DocPage[] = [];
+    const thread = this.thread;
+    let seq: number | undefined;
     if (there.length > 0) {
-      const thread = this.thread!;
-      let seq: number | undefined;
       try {
-        seq = thread.post({ type: 'search', index, parts: keys, request });
+        seq = thread!.post({ type: 'search', index, parts: keys, request });
       } catch (err) {
         // Not sent (the request could not be copied, the thread is gone): all searched here.
         this.threadFailed(err, there);
       }
-      for (const p of here) pages.push(p.searchDocs(index, request));
-      let page: DocPage | undefined;
-      if (seq !== undefined) {
-        try {
-          page = threadPage(checkedReply(thread.wait(seq)), (request.sort?.length ?? 0) > 0);
-        } catch (err) {
-          this.threadFailed(err, there);
-        }
+    }
+    const pages = here.map((p) => p.searchDocs(index, request));
+    let page: DocPage | undefined;
+    if (seq !== undefined) {
+      try {
+        page = threadPage(checkedReply(thread!.wait(seq)), (request.sort?.length ?? 0) > 0);
+      } catch (err) {
+        this.threadFailed(err, there);
       }
-      if (page) pages.push(page);
-      else for (const p of there) pages.push(p.searchDocs(index, request));
-    } else for (const p of here) pages.push(p.searchDocs(index, request));
+    }
+    if (page) pages.push(page);
+    else for (const p of there) pages.push(p.searchDocs(index, request));
     return mergePages(pages, request);
   }
 
@@ -329,9 +330,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
 
   /** A clean close: parts 1.. first, each written whole if it changed, then part 0 (whose checkpoint drops the journals). */
   async close(): Promise<void> {
-    const thread = this.thread;
-    this.stopThread();
-    await thread?.stop();
+    await this.stopThread();
     for (let k = this.parts.length - 1; k >= 0; k--) await this.parts[k].close();
   }
 }

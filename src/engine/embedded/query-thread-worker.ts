@@ -12,7 +12,7 @@ import type { ResolvedQuery } from '../../query/resolved.ts';
 import type { AggregateRequest, SearchRequest } from '../search-engine.ts';
 import type { PartGroups } from './aggregate.ts';
 import { EmbeddedEngine } from './embedded-engine.ts';
-import { mergePages } from './merge-parts.ts';
+import { candidatesAt, countOver, mergePages } from './merge-parts.ts';
 import type { ThreadData, ThreadReply, ThreadRequest } from './query-thread.ts';
 import { CorruptSegmentError } from './segment-codec.ts';
 
@@ -89,27 +89,8 @@ function answer(m: ThreadRequest): Omit<ThreadReply, 'seq'> | undefined {
       return { total, counted, parts: lastGroups.length, best };
     }
     case 'counts': {
-      const known = new Set(m.keys);
-      const candidates: string[] = [];
-      for (const g of lastGroups) {
-        const counts = g.counts;
-        for (let i = 0; i < counts.length; i++) {
-          if (counts[i] < m.threshold) continue;
-          const key = g.keyOf(i);
-          if (known.has(key)) continue;
-          known.add(key);
-          candidates.push(key);
-        }
-      }
-      const sums: number[] = [];
-      for (const key of [...m.keys, ...candidates]) {
-        let sum = 0;
-        for (const g of lastGroups) {
-          const i = g.groupOf(key);
-          if (i !== undefined) sum += g.counts[i];
-        }
-        sums.push(sum);
-      }
+      const candidates = candidatesAt(lastGroups, m.threshold, new Set(m.keys));
+      const sums = [...m.keys, ...candidates].map((key) => countOver(lastGroups, key));
       // Its counts are overwritten by the next aggregation anyway; its maps and keys need not wait.
       lastGroups = [];
       return { candidates, sums };

@@ -83,14 +83,11 @@ export class QueryThread {
     this.port = port1;
     const data: ThreadData = { module, port: port2, signal: this.signal, options };
     this.worker = new Worker(new URL('./merge-worker-boot.mjs', import.meta.url), { workerData: data, transferList: [port2] });
-    // A failure to start (the loader, a module) ends the thread before it can flag it itself.
-    this.worker.on('exit', () => {
-      Atomics.store(this.signal, DEAD_SLOT, 1);
-      Atomics.notify(this.signal, 0);
-    });
     // Neither keeps the process alive: the engine's close() stops the thread.
     this.worker.unref();
     this.port.unref();
+    // Seen when this thread is not blocked; a blocked wait sees DEAD_SLOT, which the thread's boot
+    // sets as it ends (merge-worker-boot.mjs), also when it fails to start.
     this.worker.on('error', (err) => (this.dead ??= err.message));
     this.worker.on('exit', (code) => (this.dead ??= `query thread exited (code ${code})`));
   }
