@@ -149,6 +149,94 @@ describe('the query thread', () => {
   });
 });
 
+describe('handing parts to the thread while serving', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'periscope-query-thread-handover-'));
+  const reference = new EmbeddedEngine(catalogues);
+  let engine: PartedEngine;
+
+  before(() => {
+    // Loaded by this process, as a first start loads the store: no thread while it loads.
+    engine = new PartedEngine(catalogues, { dir: join(dir, 'engine'), partDocuments: PART, queryThread: true });
+    assert.equal(engine.persistence!.open().loaded, false);
+    for (let i = 0; i < HOSTS; i++) {
+      const { id, doc } = realisticHost(i);
+      engine.upsert('hosts', id, doc);
+      reference.upsert('hosts', id, doc);
+    }
+  });
+
+  after(async () => {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Queries, as a server gets them, until the thread has taken `n` parts (it opens and warms them meanwhile). */
+  async function threadTakes(n: number): Promise<void> {
+    const deadline = performance.now() + 60_000;
+    while (engine.threadParts.length !== n) {
+      assert.ok(performance.now() < deadline, `thread parts ${engine.threadParts.join(',')}, expected ${n}`);
+      assert.equal(engine.search('hosts', { query: compiled('*'), limit: 1 }).total, reference.size('hosts'));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('takes half of the parts once the load is checkpointed and reopened, and answers as one index does', async () => {
+    assert.ok(engine.parts.length >= 8, `parts: ${engine.parts.length}`);
+    assert.equal(engine.threadParts.length, 0);
+    // The load wrote every part since the last checkpoint: none is handed over at its checkpoint...
+    engine.persistence!.checkpoint();
+    assert.equal(engine.threadParts.length, 0);
+    // ...but at the reopen that ends it, with no write in between.
+    engine.persistence!.reopen();
+    agree(engine, reference);
+    await threadTakes(Math.floor(engine.parts.length / 2));
+    assert.ok(!engine.threadParts.includes(0) && !engine.threadParts.includes(engine.parts.length - 1));
+    agree(engine, reference);
+  });
+
+  it('takes a part back that writes gave back, after a checkpoint with no write to it since the last one', async () => {
+    const held = engine.threadParts.length;
+    const replaced = realisticHost(PART + 3);
+    const doc = { ...replaced.doc, labels: ['handed-back'] };
+    engine.upsert('hosts', replaced.id, doc);
+    reference.upsert('hosts', replaced.id, doc);
+    assert.equal(engine.threadParts.length, held - 1);
+    // Written since the last checkpoint: kept here at this one.
+    engine.persistence!.checkpoint();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    agree(engine, reference);
+    assert.equal(engine.threadParts.length, held - 1);
+    // Not written since: handed over again.
+    engine.persistence!.checkpoint();
+    await threadTakes(held);
+    agree(engine, reference);
+    assert.deepEqual(engine.search('hosts', { query: compiled('labels: handed-back'), limit: 5 }).hits.map((h) => h.id), [replaced.id]);
+  });
+
+  it('keeps a part that is written while the thread opens it', async () => {
+    const held = engine.threadParts.length;
+    const first = realisticHost(PART + 7);
+    engine.remove('hosts', first.id);
+    reference.remove('hosts', first.id);
+    engine.persistence!.checkpoint();
+    // Handed over at this checkpoint, and written before the thread has it.
+    engine.persistence!.checkpoint();
+    assert.ok(engine.handingOver);
+    const second = realisticHost(PART + 9);
+    const doc = { ...second.doc, labels: ['written-during-handover'] };
+    engine.upsert('hosts', second.id, doc);
+    reference.upsert('hosts', second.id, doc);
+    const deadline = performance.now() + 60_000;
+    while (engine.handingOver) {
+      assert.ok(performance.now() < deadline, 'the handover did not end');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(engine.threadParts.length, held - 1);
+    agree(engine, reference);
+    assert.deepEqual(engine.search('hosts', { query: compiled('labels: written-during-handover'), limit: 5 }).hits.map((h) => h.id), [second.id]);
+  });
+});
+
 test('the setting: on by default, off by environment or config file, and nothing else accepted', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'periscope-query-thread-config-'));
   try {

@@ -69,6 +69,8 @@ export interface PartsHost {
   partsOpened?(): void;
   /** Called when the parts opened are dropped: back to part 0 alone (damage, a load of the whole store), or closed. */
   partsDropped?(): void;
+  /** Called after a checkpoint or a reopen of the parts: parts may be clean (their segments exactly) again. */
+  partsClean?(): void;
 }
 
 function dirOf(part: EmbeddedEngine): EngineDirectory {
@@ -259,6 +261,7 @@ export class PartedDirectory implements EnginePersistence {
     }
     const info = this.first.checkpoint(full);
     this.complete();
+    this.host.partsClean?.();
     return { generation: info.generation, bytes: bytes + info.bytes, ms: performance.now() - started };
   }
 
@@ -288,6 +291,7 @@ export class PartedDirectory implements EnginePersistence {
       if (dirOf(part).reopen()) this.host.reopened.add(part);
       else all = false;
     }
+    this.host.partsClean?.();
     return all;
   }
 

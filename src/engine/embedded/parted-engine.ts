@@ -61,8 +61,15 @@ export class PartedEngine implements SearchEngine, PartsHost {
   private thread: QueryThread | undefined;
   /** Parts the query thread searches, by their key there: parts unchanged since it opened them. */
   private readonly delegated = new Map<EmbeddedEngine, number>();
-  /** The thread's 'open' request, and the segments it was given per part. */
-  private handover: { seq: number; segments: Map<number, string> } | undefined;
+  /**
+   * The thread's 'open' request and the segments it was given per part; `polled` when this thread
+   * goes on serving meanwhile and looks for the reply at each query (partsClean).
+   */
+  private handover: { seq: number; segments: Map<number, string>; polled: boolean } | undefined;
+  /** Set when the thread failed other than on damage: no thread is started again. */
+  private threadGaveUp = false;
+  /** Parts written since the last partsClean(): not handed to the thread then. */
+  private readonly writtenSince = new Set<EmbeddedEngine>();
 
   constructor(private readonly catalogues: EngineCatalogues, private readonly options: PartedEngineOptions = {}) {
     const capacity = options.partDocuments ?? DEFAULT_PART_DOCUMENTS;
@@ -97,6 +104,12 @@ export class PartedEngine implements SearchEngine, PartsHost {
     if (this.thread && !this.thread.dead) this.thread.call({ type: 'collect' });
   }
 
+  /** Whether parts are being handed to the query thread, which has not said it holds them (tests). */
+  get handingOver(): boolean {
+    if (this.handover?.polled) this.pollHandover();
+    return this.handover !== undefined;
+  }
+
   /** The numbers of the parts the query thread searches (tests, the benchmark). */
   get threadParts(): number[] {
     return [...this.delegated.values()].sort((a, b) => a - b);
@@ -107,39 +120,72 @@ export class PartedEngine implements SearchEngine, PartsHost {
    * meanwhile. Part 0 (its journal is replayed after opening) and the newest part (it takes new
    * documents) stay on this thread.
    */
+  /** Whether an index of `parts` parts gets a query thread. */
+  private threadWanted(parts: number): boolean {
+    if (!this.options.queryThread || this.options.dir === undefined || parts < 3 || this.threadGaveUp) return false;
+    // The thread builds the standard catalogues: an engine over others searches alone.
+    return this.catalogues.hosts === catalogueFor('hosts') && this.catalogues.certificates === catalogueFor('certificates');
+  }
+
+  /**
+   * The parts the thread should search, of an index of `parts` parts: about half, from parts
+   * 1..parts-2. Part 0 (its journal is replayed after opening) and the newest part (it takes new
+   * documents) stay on this thread.
+   */
+  private static threadShare(parts: number): number[] {
+    return Array.from({ length: Math.min(Math.floor(parts / 2), parts - 2) }, (_, i) => i + 1);
+  }
+
+  /** Sends the thread `handed` (started if there is none) to open; `polled`: this thread does not wait for it. */
+  private handOver(handed: readonly ThreadPart[], polled: boolean): void {
+    if (!this.thread || this.thread.dead) {
+      const { partDocuments: _, dir: __, queryThread: ___, ...options } = this.options;
+      this.thread = new QueryThread(options);
+    }
+    const seq = this.thread.post({ type: 'open', parts: handed }, polled);
+    this.handover = { seq, segments: new Map(handed.map((p) => [p.key, JSON.stringify(p.segments)])), polled };
+  }
+
+  /**
+   * Before the parts are opened: hands about half of them to a query thread, which opens them
+   * meanwhile.
+   */
   partsFound(numbers: readonly number[]): void {
     const { dir } = this.options;
-    if (!this.options.queryThread || dir === undefined || numbers.length < 2) return;
-    // The thread builds the standard catalogues: an engine over others searches alone.
-    if (this.catalogues.hosts !== catalogueFor('hosts') || this.catalogues.certificates !== catalogueFor('certificates')) return;
+    if (dir === undefined || !this.threadWanted(numbers.length + 1)) return;
     const handed: ThreadPart[] = [];
-    const total = numbers.length + 1;
-    for (const k of numbers.slice(0, -1)) {
-      if (handed.length >= Math.floor(total / 2)) break;
+    for (const k of PartedEngine.threadShare(numbers.length + 1)) {
+      if (!numbers.includes(k)) break;
       try {
         handed.push({ key: k, dir: partDir(dir, k), segments: readManifest(partDir(dir, k)).segments });
       } catch {
         // This thread's open() reports it.
       }
     }
-    if (handed.length === 0) return;
-    const { partDocuments: _, dir: __, queryThread: ___, ...options } = this.options;
-    this.thread = new QueryThread(options);
-    this.handover = { seq: this.thread.post({ type: 'open', parts: handed }), segments: new Map(handed.map((p) => [p.key, JSON.stringify(p.segments)])) };
+    if (handed.length > 0) this.handOver(handed, false);
   }
 
   /** Every part is open: the parts the thread opened from the segments this thread opened are searched there. */
   partsOpened(): void {
     const thread = this.thread;
     const handover = this.handover;
-    this.handover = undefined;
-    if (!thread || !handover) return;
+    if (!thread || !handover || handover.polled) return;
     let opened: readonly number[] = [];
     try {
       opened = checkedReply(thread.wait(handover.seq)).opened as number[];
     } catch {
       // Nothing is handed over: every part is searched here.
     }
+    this.takeOver(opened);
+  }
+
+  /**
+   * The parts the thread opened (`opened`, of the pending handover) are searched there if they
+   * are still what it was given; the others are dropped there.
+   */
+  private takeOver(opened: readonly number[]): void {
+    const handover = this.handover!;
+    this.handover = undefined;
     for (const k of opened) {
       const part = this.parts[k];
       const segments = part?.persistence?.cleanSegments;
@@ -147,6 +193,62 @@ export class PartedEngine implements SearchEngine, PartsHost {
       else this.undelegate(k);
     }
     if (this.delegated.size === 0) void this.stopThread();
+  }
+
+  /**
+   * After a checkpoint or a reopen, parts are clean again (their state is their segments): the
+   * thread is given those of its share it does not hold, so that an index loaded by this process
+   * (no restart) and parts given back by writes are searched there again. The thread opens them
+   * while this thread goes on serving (searching them itself); the first query after that takes
+   * them over (split), and the thread then warms them, as after a restart. This thread's own
+   * copies are reopened from their segments first, which drops what queries built in them here.
+   */
+  partsClean(): void {
+    const written = new Set(this.writtenSince);
+    this.writtenSince.clear();
+    const { dir } = this.options;
+    if (dir === undefined || this.handover || !this.threadWanted(this.parts.length)) return;
+    const held = new Set(this.delegated.values());
+    const handed: ThreadPart[] = [];
+    for (const k of PartedEngine.threadShare(this.parts.length)) {
+      const part = this.parts[k];
+      // Under a steady ingest, a part written since the last checkpoint will likely be written
+      // again before long: handing it over would cost an open and a warm-up each time.
+      if (held.has(k) || written.has(part)) continue;
+      // Reopened, it serves from its segments with no merge running (the thread opens those).
+      if (!this.reopened.has(part) && part.persistence?.reopen()) this.reopened.add(part);
+      const segments = this.reopened.has(part) ? part.persistence?.cleanSegments : undefined;
+      if (segments) handed.push({ key: k, dir: partDir(dir, k), segments });
+    }
+    if (handed.length > 0) this.handOver(handed, true);
+  }
+
+  /** A handover this thread did not wait for: taken over once the thread has opened its parts, which it then warms. */
+  private pollHandover(): void {
+    const handover = this.handover;
+    if (!handover?.polled || !this.thread) return;
+    let reply: ThreadReply | undefined;
+    try {
+      reply = this.thread.poll(handover.seq);
+    } catch (err) {
+      this.threadFailed(err, []);
+      return;
+    }
+    if (!reply) return;
+    let opened: readonly number[] = [];
+    try {
+      opened = checkedReply(reply).opened as number[];
+    } catch {
+      // Nothing is taken over.
+    }
+    this.takeOver(opened);
+    if (this.delegated.size === 0) return;
+    try {
+      // What a server's warm-up does after a restart (warm()), for the parts just taken.
+      this.thread.post({ type: 'warm' });
+    } catch {
+      // Its parts are warmed when searched.
+    }
   }
 
   partsDropped(): void {
@@ -198,6 +300,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
     }
     target ??= this.partForNew(index);
     this.reopened.delete(target);
+    this.writtenSince.add(target);
     if (this.delegated.size > 0) this.undelegate(target);
     target.upsert(index, id, doc);
   }
@@ -208,6 +311,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
 
   private removeFrom(part: EmbeddedEngine, index: IndexName, id: string): void {
     this.reopened.delete(part);
+    this.writtenSince.add(part);
     if (this.delegated.size > 0) this.undelegate(part);
     part.remove(index, id);
   }
@@ -220,6 +324,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
 
   /** The parts searched here, and the thread's keys of the others (none without a thread). */
   private split(): { here: EmbeddedEngine[]; there: EmbeddedEngine[]; keys: number[] } {
+    if (this.handover?.polled) this.pollHandover();
     if (this.delegated.size === 0 || !this.thread || this.thread.dead) return { here: this.parts, there: [], keys: [] };
     const here: EmbeddedEngine[] = [];
     const there: EmbeddedEngine[] = [];
@@ -245,6 +350,8 @@ export class PartedEngine implements SearchEngine, PartsHost {
       there[0].persistence?.corrupted(damaged);
       throw new EngineUnavailableError(`the search index is being rebuilt from the store (${damaged.message})`);
     }
+    // A thread that failed once would likely fail again: this process searches alone from now on.
+    this.threadGaveUp = true;
     void this.stopThread();
   }
 

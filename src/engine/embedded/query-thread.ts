@@ -74,6 +74,12 @@ export class QueryThread {
   /** [0]: replies posted (bumped after each); [1]: 1 once the thread has ended (DEAD_SLOT). */
   private readonly signal = new Int32Array(new SharedArrayBuffer(8));
   private seq = 0;
+  /**
+   * Requests whose replies are taken by poll() (a handover the main thread does not wait for),
+   * and such replies that came while wait() looked for another: kept, not dropped.
+   */
+  private readonly polled = new Set<number>();
+  private readonly kept = new Map<number, ThreadReply>();
   /** Set when the thread exited or failed to reply: queries go back to the main thread. */
   dead: string | undefined;
 
@@ -92,14 +98,33 @@ export class QueryThread {
     this.worker.on('exit', (code) => (this.dead ??= `query thread exited (code ${code})`));
   }
 
-  /** Sends a request; its reply is taken by wait(). */
-  post(request: Unnumbered<ThreadRequest>): number {
+  /** Sends a request; its reply is taken by wait(), or by poll() when `polled`. */
+  post(request: Unnumbered<ThreadRequest>, polled = false): number {
     const seq = ++this.seq;
     this.port.postMessage({ ...request, seq });
+    if (polled) this.polled.add(seq);
     return seq;
   }
 
-  /** Blocks until the reply to `seq` is there (replies to earlier requests nobody waited for are dropped). */
+  /** The reply to a request posted `polled`, once it is there; never blocks. */
+  poll(seq: number): ThreadReply | undefined {
+    if (!this.dead && Atomics.load(this.signal, DEAD_SLOT) === 1) this.dead = 'the query thread ended';
+    if (this.dead) throw new QueryThreadError(this.dead);
+    for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) this.keep(m.message as ThreadReply);
+    const reply = this.kept.get(seq);
+    if (reply) {
+      this.kept.delete(seq);
+      this.polled.delete(seq);
+    }
+    return reply;
+  }
+
+  /** A reply nobody waits for: kept when poll() will ask for it, else dropped. */
+  private keep(reply: ThreadReply): void {
+    if (this.polled.has(reply.seq)) this.kept.set(reply.seq, reply);
+  }
+
+  /** Blocks until the reply to `seq` is there (replies to earlier requests nobody waits for are dropped; polled ones kept). */
   wait(seq: number, timeoutMs = REPLY_TIMEOUT_MS): ThreadReply {
     const deadline = performance.now() + timeoutMs;
     const spinUntil = performance.now() + SPIN_MS;
@@ -112,6 +137,7 @@ export class QueryThread {
       for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) {
         const reply = m.message as ThreadReply;
         if (reply.seq === seq) return reply;
+        this.keep(reply);
       }
       const left = deadline - performance.now();
       if (left <= 0) {
