@@ -431,6 +431,9 @@ export class Indexer {
         p.applied(index, ids);
       }
       p.checkpoint();
+      // Served from the segments just written, as after a first load (loadAndCheckpoint): a
+      // restart's memory, and an index of parts hands some to its query thread again.
+      p.reopen();
     } catch (err) {
       this.onListenerError(new Error(`rebuilding the search index after ${cause.message} failed: ${(err as Error).message}`));
     }

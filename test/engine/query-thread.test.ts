@@ -185,9 +185,10 @@ describe('handing parts to the thread while serving', () => {
     assert.equal(engine.threadParts.length, 0);
     // The load wrote every part since the last checkpoint: none is handed over at its checkpoint...
     engine.persistence!.checkpoint();
-    assert.equal(engine.threadParts.length, 0);
+    assert.ok(!engine.handingOver);
     // ...but at the reopen that ends it, with no write in between.
     engine.persistence!.reopen();
+    assert.ok(engine.handingOver);
     agree(engine, reference);
     await threadTakes(Math.floor(engine.parts.length / 2));
     assert.ok(!engine.threadParts.includes(0) && !engine.threadParts.includes(engine.parts.length - 1));
@@ -203,11 +204,12 @@ describe('handing parts to the thread while serving', () => {
     assert.equal(engine.threadParts.length, held - 1);
     // Written since the last checkpoint: kept here at this one.
     engine.persistence!.checkpoint();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.ok(!engine.handingOver);
     agree(engine, reference);
     assert.equal(engine.threadParts.length, held - 1);
     // Not written since: handed over again.
     engine.persistence!.checkpoint();
+    assert.ok(engine.handingOver);
     await threadTakes(held);
     agree(engine, reference);
     assert.deepEqual(engine.search('hosts', { query: compiled('labels: handed-back'), limit: 5 }).hits.map((h) => h.id), [replaced.id]);
@@ -219,7 +221,8 @@ describe('handing parts to the thread while serving', () => {
     engine.remove('hosts', first.id);
     reference.remove('hosts', first.id);
     engine.persistence!.checkpoint();
-    // Handed over at this checkpoint, and written before the thread has it.
+    // Handed over at this checkpoint, and written before any query takes it over (whether or not
+    // the thread has opened it by then).
     engine.persistence!.checkpoint();
     assert.ok(engine.handingOver);
     const second = realisticHost(PART + 9);
@@ -229,11 +232,25 @@ describe('handing parts to the thread while serving', () => {
     const deadline = performance.now() + 60_000;
     while (engine.handingOver) {
       assert.ok(performance.now() < deadline, 'the handover did not end');
+      engine.search('hosts', { query: compiled('*'), limit: 1 });
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     assert.equal(engine.threadParts.length, held - 1);
     agree(engine, reference);
     assert.deepEqual(engine.search('hosts', { query: compiled('labels: written-during-handover'), limit: 5 }).hits.map((h) => h.id), [second.id]);
+  });
+
+  it('searches every part here once the thread has ended, and starts none again', async () => {
+    assert.ok(engine.threadParts.length > 0);
+    // The thread ends as a crash would end it (its exit handler flags the shared signal).
+    const thread = (engine as unknown as { thread: QueryThread }).thread;
+    await (thread as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    agree(engine, reference);
+    assert.equal(engine.threadParts.length, 0);
+    engine.persistence!.checkpoint();
+    assert.ok(!engine.handingOver);
+    assert.equal((engine as unknown as { thread?: QueryThread }).thread, undefined);
+    agree(engine, reference);
   });
 });
 

@@ -32,9 +32,9 @@ export interface PartedEngineOptions extends EmbeddedEngineOptions {
   /** Documents (per index, tombstones included) a part takes before new documents go to a new part. */
   readonly partDocuments?: number;
   /**
-   * When an index of three parts or more is opened from its segments, about half of its parts
-   * are searched on a second thread (query-thread.ts). The server turns it on; tests and tools
-   * leave it off unless they test it.
+   * An index of three parts or more searches about half of its parts on a second thread
+   * (query-thread.ts): handed over as a restart opens them, and after checkpoints while serving
+   * (partsClean). The server turns it on; tests and tools leave it off unless they test it.
    */
   readonly queryThread?: boolean;
 }
@@ -68,6 +68,8 @@ export class PartedEngine implements SearchEngine, PartsHost {
   private handover: { seq: number; segments: Map<number, string>; polled: boolean } | undefined;
   /** Set when the thread failed other than on damage: no thread is started again. */
   private threadGaveUp = false;
+  /** Parts the thread could not open, with the segments it was given: not handed again until they change. */
+  private readonly refused = new Map<number, string>();
   /** Parts written since the last partsClean(): not handed to the thread then. */
   private readonly writtenSince = new Set<EmbeddedEngine>();
 
@@ -104,9 +106,8 @@ export class PartedEngine implements SearchEngine, PartsHost {
     if (this.thread && !this.thread.dead) this.thread.call({ type: 'collect' });
   }
 
-  /** Whether parts are being handed to the query thread, which has not said it holds them (tests). */
+  /** Whether parts are being handed to the query thread and no query has taken them over yet (tests). */
   get handingOver(): boolean {
-    if (this.handover?.polled) this.pollHandover();
     return this.handover !== undefined;
   }
 
@@ -115,11 +116,6 @@ export class PartedEngine implements SearchEngine, PartsHost {
     return [...this.delegated.values()].sort((a, b) => a - b);
   }
 
-  /**
-   * Before the parts are opened: hands about half of them to a query thread, which opens them
-   * meanwhile. Part 0 (its journal is replayed after opening) and the newest part (it takes new
-   * documents) stay on this thread.
-   */
   /** Whether an index of `parts` parts gets a query thread. */
   private threadWanted(parts: number): boolean {
     if (!this.options.queryThread || this.options.dir === undefined || parts < 3 || this.threadGaveUp) return false;
@@ -186,6 +182,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
   private takeOver(opened: readonly number[]): void {
     const handover = this.handover!;
     this.handover = undefined;
+    for (const [k, segments] of handover.segments) if (!opened.includes(k)) this.refused.set(k, segments);
     for (const k of opened) {
       const part = this.parts[k];
       const segments = part?.persistence?.cleanSegments;
@@ -207,6 +204,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
     const written = new Set(this.writtenSince);
     this.writtenSince.clear();
     const { dir } = this.options;
+    this.checkThread();
     if (dir === undefined || this.handover || !this.threadWanted(this.parts.length)) return;
     const held = new Set(this.delegated.values());
     const handed: ThreadPart[] = [];
@@ -218,7 +216,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
       // Reopened, it serves from its segments with no merge running (the thread opens those).
       if (!this.reopened.has(part) && part.persistence?.reopen()) this.reopened.add(part);
       const segments = this.reopened.has(part) ? part.persistence?.cleanSegments : undefined;
-      if (segments) handed.push({ key: k, dir: partDir(dir, k), segments });
+      if (segments && this.refused.get(k) !== JSON.stringify(segments)) handed.push({ key: k, dir: partDir(dir, k), segments });
     }
     if (handed.length > 0) this.handOver(handed, true);
   }
@@ -252,7 +250,17 @@ export class PartedEngine implements SearchEngine, PartsHost {
   }
 
   partsDropped(): void {
+    this.writtenSince.clear();
+    this.refused.clear();
     void this.stopThread();
+  }
+
+  /**
+   * A thread that ended by itself (its exit seen by the event loop, or flagged in the signal)
+   * fails as any failure does: its parts are searched here and no thread is started again.
+   */
+  private checkThread(): void {
+    if (this.thread?.dead && (this.delegated.size > 0 || this.handover)) this.threadFailed(new QueryThreadError(this.thread.dead), []);
   }
 
   /** Settles once the thread has ended. */
@@ -324,6 +332,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
 
   /** The parts searched here, and the thread's keys of the others (none without a thread). */
   private split(): { here: EmbeddedEngine[]; there: EmbeddedEngine[]; keys: number[] } {
+    this.checkThread();
     if (this.handover?.polled) this.pollHandover();
     if (this.delegated.size === 0 || !this.thread || this.thread.dead) return { here: this.parts, there: [], keys: [] };
     const here: EmbeddedEngine[] = [];
@@ -429,9 +438,12 @@ export class PartedEngine implements SearchEngine, PartsHost {
         // Its parts are warmed when searched.
       }
     }
+    // Parts being handed over are warmed by the thread once it holds them (pollHandover): warmed
+    // here, they would keep structures this thread no longer needs.
+    const handing = new Set([...(this.handover?.polled ? this.handover.segments.keys() : [])].map((k) => this.parts[k]));
     for (const p of here) {
       if (signal.aborted) return;
-      await p.warm(signal);
+      if (!handing.has(p)) await p.warm(signal);
     }
   }
 
