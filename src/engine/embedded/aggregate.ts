@@ -253,11 +253,17 @@ export interface PartGroups {
   readonly counts: Float64Array;
   /** The part's best groups by count (at most the buckets asked for), highest first; ties in any order. */
   readonly best: readonly number[];
+  /**
+   * The groups whose count reached, when they were counted, the part's best count so far of
+   * rank `numBuckets` divided by the number of parts merged: every group that merge can take
+   * as a candidate (mergePartGroups, step 2) is among them, in group order.
+   */
+  readonly above: readonly number[];
   keyOf(g: number): string;
   groupOf(key: string): number | undefined;
 }
 
-const NO_GROUPS: PartGroups = { total: 0, counted: 0, counts: new Float64Array(0), best: [], keyOf: () => '', groupOf: () => undefined };
+const NO_GROUPS: PartGroups = { total: 0, counted: 0, counts: new Float64Array(0), best: [], above: [], keyOf: () => '', groupOf: () => undefined };
 
 /**
  * The counts per group of the field over the query's units, read once into an array along with
@@ -268,8 +274,10 @@ const NO_GROUPS: PartGroups = { total: 0, counted: 0, counts: new Float64Array(0
  * The counts go to an array kept per view and overwritten by the next call, which the caller
  * combines before it returns: a new array per call (136 KB for `services.port` per 1.1M
  * hosts) was garbage for the collector on every request.
+ * The same pass lists the groups a merge over `parts` parts may take as candidates (`above`),
+ * so that the merge does not read every group of every part again to find them.
  */
-export function partGroups(data: IndexData, match: Bitmap, field: FieldDef | undefined, numBuckets: number, strategy: AggregateStrategy): PartGroups {
+export function partGroups(data: IndexData, match: Bitmap, field: FieldDef | undefined, numBuckets: number, strategy: AggregateStrategy, parts = 1): PartGroups {
   const fc = fieldCounts(data, match, field, strategy);
   if (!fc) return NO_GROUPS;
   const { view, groups, count } = fc;
@@ -278,6 +286,7 @@ export function partGroups(data: IndexData, match: Bitmap, field: FieldDef | und
   if (keys.counts.length < groups) keys.counts = new Float64Array(Math.max(groups, Math.ceil(keys.counts.length * 1.5)));
   const counts = keys.counts.subarray(0, groups);
   const best: number[] = [];
+  const above: number[] = [];
   let floor = 0;
   let counted = 0;
   for (let g = 0; g < groups; g++) {
@@ -285,6 +294,9 @@ export function partGroups(data: IndexData, match: Bitmap, field: FieldDef | und
     counts[g] = c;
     if (c === 0) continue;
     counted += c;
+    // The merge's threshold is at least this part's final floor over `parts` (merge-parts.ts),
+    // and the floor only rises: a group below the floor so far over `parts` is no candidate.
+    if (c * parts >= floor) above.push(g);
     if (k === 0 || (best.length === k && c <= floor)) continue;
     let i = best.length;
     while (i > 0 && counts[best[i - 1]] < c) i--;
@@ -292,5 +304,5 @@ export function partGroups(data: IndexData, match: Bitmap, field: FieldDef | und
     if (best.length > k) best.pop();
     if (best.length === k) floor = counts[best[k - 1]];
   }
-  return { total: fc.total, counted, counts, best, keyOf: (g) => keys.keys[g], groupOf: (key) => keys.index.get(key) };
+  return { total: fc.total, counted, counts, best, above, keyOf: (g) => keys.keys[g], groupOf: (key) => keys.index.get(key) };
 }

@@ -110,10 +110,10 @@ export class EmbeddedEngine implements SearchEngine {
     return this.matching(index, request.query, (data, match) => aggregateField(data, match, field, request.numBuckets, this.options.aggregateStrategy ?? 'auto'));
   }
 
-  /** The counts per group of an aggregation, for a PartedEngine to combine over its parts (see partGroups). */
-  partGroups(index: IndexName, request: AggregateRequest): PartGroups {
+  /** The counts per group of an aggregation, for a PartedEngine to combine over its `parts` parts (see partGroups). */
+  partGroups(index: IndexName, request: AggregateRequest, parts = 1): PartGroups {
     const field = this.catalogues[index].get(request.field);
-    return this.matching(index, request.query, (data, match) => partGroups(data, match, field, request.numBuckets, this.options.aggregateStrategy ?? 'auto'));
+    return this.matching(index, request.query, (data, match) => partGroups(data, match, field, request.numBuckets, this.options.aggregateStrategy ?? 'auto', parts));
   }
 
   /** `answer` over the documents matching `query`, whose bitmap is released after it (bitmap.ts, release). */

@@ -68,13 +68,14 @@ export function mergePages(pages: readonly DocPage[], request: SearchRequest): S
 
 /**
  * The keys of groups counting at least `threshold` in some part that `known` lacks, added to it
- * and returned in the order found (step 2 of mergePartGroups; the query thread's too).
+ * and returned in the order found (step 2 of mergePartGroups; the query thread's too). Only a
+ * part's `above` groups can count that much (aggregate.ts, partGroups).
  */
 export function candidatesAt(parts: readonly PartGroups[], threshold: number, known: Set<string>): string[] {
   const found: string[] = [];
   for (const p of parts) {
     const counts = p.counts;
-    for (let g = 0; g < counts.length; g++) {
+    for (const g of p.above) {
       if (counts[g] < threshold) continue;
       const key = p.keyOf(g);
       if (known.has(key)) continue;

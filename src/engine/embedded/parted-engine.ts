@@ -397,8 +397,9 @@ export class PartedEngine implements SearchEngine, PartsHost {
     if (there.length > 0) {
       const thread = this.thread!;
       try {
-        const seq = thread.post({ type: 'groups', index, parts: keys, request });
-        const local = here.map((p) => p.partGroups(index, request));
+        const among = this.parts.length;
+        const seq = thread.post({ type: 'groups', index, parts: keys, among, request });
+        const local = here.map((p) => p.partGroups(index, request, among));
         const r = checkedReply(thread.wait(seq));
         let asked: { seq: number; keys: readonly string[] } | undefined;
         const remote: RemoteGroups = {
@@ -424,7 +425,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
       }
     }
     return mergePartGroups(
-      this.parts.map((p) => p.partGroups(index, request)),
+      this.parts.map((p) => p.partGroups(index, request, this.parts.length)),
       request.numBuckets,
     );
   }

@@ -77,7 +77,8 @@ function answer(m: ThreadRequest): Omit<ThreadReply, 'seq'> | undefined {
     case 'groups': {
       const request = m.request as AggregateRequest;
       const r = { ...request, query: bound(request.query, m.index) };
-      lastGroups = partsOf(m.parts).map((p) => p.partGroups(m.index, r));
+      // `among`: every part of the index, so that each part lists the candidates of the whole merge.
+      lastGroups = partsOf(m.parts).map((p) => p.partGroups(m.index, r, m.among));
       let total = 0;
       let counted = 0;
       const best: (string | number)[] = [];

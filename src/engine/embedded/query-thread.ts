@@ -24,7 +24,7 @@ export interface ThreadPart {
 export type ThreadRequest =
   | { readonly type: 'open'; readonly seq: number; readonly parts: readonly ThreadPart[] }
   | { readonly type: 'search'; readonly seq: number; readonly index: IndexName; readonly parts: readonly number[]; readonly request: unknown }
-  | { readonly type: 'groups'; readonly seq: number; readonly index: IndexName; readonly parts: readonly number[]; readonly request: unknown }
+  | { readonly type: 'groups'; readonly seq: number; readonly index: IndexName; readonly parts: readonly number[]; readonly among: number; readonly request: unknown }
   | { readonly type: 'counts'; readonly seq: number; readonly threshold: number; readonly keys: readonly string[] }
   | { readonly type: 'drop'; readonly seq: number; readonly key: number }
   | { readonly type: 'warm'; readonly seq: number }
