@@ -97,8 +97,9 @@ export function countOver(parts: readonly PartGroups[], key: string): number {
 }
 
 /**
- * Parts searched by the query thread (query-thread.ts), taken as a whole: their totals, each
- * part's best groups as key, count pairs, and how many parts they are; `ask` then sends the
+ * Parts searched by the query thread (query-thread.ts), taken as a whole: their totals, the keys
+ * of their parts' best groups with their counts there summed, as key, count pairs (lower bounds
+ * as each part's best are), and how many parts they are; `ask` then sends the
  * thread, once, the threshold and this thread's candidates, and `answer` waits for its own
  * candidates and its counts of every candidate (the given keys, then its own), summed over its
  * parts: this thread sums its parts' counts in between.

@@ -81,12 +81,20 @@ function answer(m: ThreadRequest): Omit<ThreadReply, 'seq'> | undefined {
       lastGroups = partsOf(m.parts).map((p) => p.partGroups(m.index, r, m.among));
       let total = 0;
       let counted = 0;
-      const best: (string | number)[] = [];
+      // Each key's counts in its parts' best groups, summed here: the same lower bounds for the
+      // merge, in one pair per key (the parts mostly share their best keys) instead of one per
+      // part and key, which the main thread copied out of the message and summed itself.
+      const bounds = new Map<string, number>();
       for (const g of lastGroups) {
         total += g.total;
         counted += g.counted;
-        for (const b of g.best) best.push(g.keyOf(b), g.counts[b]);
+        for (const b of g.best) {
+          const key = g.keyOf(b);
+          bounds.set(key, (bounds.get(key) ?? 0) + g.counts[b]);
+        }
       }
+      const best: (string | number)[] = [];
+      for (const [key, count] of bounds) best.push(key, count);
       return { total, counted, parts: lastGroups.length, best };
     }
     case 'counts': {
