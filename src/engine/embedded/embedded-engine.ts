@@ -116,16 +116,21 @@ export class EmbeddedEngine implements SearchEngine {
     return this.matching(index, request.query, (data, match) => partGroups(data, match, field, request.numBuckets, this.options.aggregateStrategy ?? 'auto', parts));
   }
 
-  /** `answer` over the documents matching `query`, whose bitmap is released after it (bitmap.ts, release). */
+  /**
+   * `answer` over the documents matching `query`, which it must not change: their bitmap is
+   * released after it (bitmap.ts, release), unless the index keeps it (Evaluator.kept).
+   */
   private matching<T>(index: IndexName, query: ResolvedQuery, answer: (data: IndexData, match: Bitmap) => T): T {
     this.available();
     return this.guarded(() => {
       const data = this.data[index];
-      const match = new Evaluator(data).docs(query);
+      const evaluator = new Evaluator(data);
+      const kept = evaluator.kept(query);
+      const match = kept ?? evaluator.docs(query);
       try {
         return answer(data, match);
       } finally {
-        release(match);
+        if (!kept) release(match);
       }
     });
   }

@@ -24,7 +24,20 @@ export class Evaluator {
     return this.data.docs.live().clone();
   }
 
-  /** Live documents matching `q`. */
+  /**
+   * The documents matching `q` when the index keeps exactly them as a bitmap: every live
+   * document (`*`), or the live documents without a path (`not name: *`, the hosts API's `*`).
+   * Borrowed: the caller neither changes nor releases it. A copy per query and part cost about
+   * 9 µs of each part's aggregation over the whole corpus, and was garbage.
+   */
+  kept(q: ResolvedQuery): Bitmap | undefined {
+    if (q.kind === 'all') return this.data.docs.live();
+    if (q.kind !== 'not') return undefined;
+    const path = this.docExistencePath(q.child);
+    return path === undefined ? undefined : this.data.docs.liveWithout(path);
+  }
+
+  /** Live documents matching `q`, a bitmap the caller owns. */
   docs(q: ResolvedQuery): Bitmap {
     switch (q.kind) {
       case 'all':
