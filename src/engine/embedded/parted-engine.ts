@@ -166,22 +166,23 @@ export class PartedEngine implements SearchEngine, PartsHost {
     const thread = this.thread;
     const handover = this.handover;
     if (!thread || !handover || handover.polled) return;
-    let opened: readonly number[] = [];
-    try {
-      opened = checkedReply(thread.wait(handover.seq)).opened as number[];
-    } catch {
-      // Nothing is handed over: every part is searched here.
-    }
-    this.takeOver(opened);
+    this.takeOver(() => thread.wait(handover.seq));
   }
 
   /**
-   * The parts the thread opened (`opened`, of the pending handover) are searched there if they
-   * are still what it was given; the others are dropped there.
+   * The parts the thread opened (`reply` to the pending handover's 'open'; none when it failed or
+   * never came) are searched there if they are still what it was given; the others are dropped
+   * there.
    */
-  private takeOver(opened: readonly number[]): void {
+  private takeOver(reply: () => ThreadReply): void {
     const handover = this.handover!;
     this.handover = undefined;
+    let opened: readonly number[] = [];
+    try {
+      opened = checkedReply(reply()).opened as number[];
+    } catch {
+      // Nothing is handed over: every part is searched here.
+    }
     for (const [k, segments] of handover.segments) if (!opened.includes(k)) this.refused.set(k, segments);
     for (const k of opened) {
       const part = this.parts[k];
@@ -233,13 +234,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
       return;
     }
     if (!reply) return;
-    let opened: readonly number[] = [];
-    try {
-      opened = checkedReply(reply).opened as number[];
-    } catch {
-      // Nothing is taken over.
-    }
-    this.takeOver(opened);
+    this.takeOver(() => reply);
     if (this.delegated.size === 0) return;
     try {
       // What a server's warm-up does after a restart (warm()), for the parts just taken.
