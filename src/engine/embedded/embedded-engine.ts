@@ -91,6 +91,16 @@ export class EmbeddedEngine implements SearchEngine {
     return this.guarded(() => this.data[index].docOf(id) >= 0);
   }
 
+  /**
+   * What differs whenever the index's documents differ: its data (replaced by a restore or a
+   * reset), the units given out (every write gives out one) and the units alive (a removal kills
+   * one). A PartedEngine keeps merged counts while its parts' stamps stay the same (whole-counts.ts).
+   */
+  contentStamp(index: IndexName): readonly [object, number, number] {
+    const data = this.data[index];
+    return [data, data.docs.idCount, data.docs.liveCount];
+  }
+
   /** Document ids given out so far, tombstones included (what a part of a PartedEngine counts toward its size). */
   idCount(index: IndexName): number {
     return this.data[index].docs.idCount;

@@ -17,6 +17,24 @@ import { matchField } from './field-match.ts';
 import type { IndexData, NestedPart } from './index-data.ts';
 import { sameElementDocs, type ElementCondition } from './same-element-docs.ts';
 
+/** `q` when it is `field: *` on a path of the documents themselves (not nested): that path. */
+function docExistencePath(catalogue: IndexData['catalogue'], q: ResolvedQuery): string | undefined {
+  if (q.kind !== 'field' || q.predicate.op !== 'exists') return undefined;
+  if (nestedRootOf(catalogue, q.field.docPath) !== undefined) return undefined;
+  return q.field.docPath;
+}
+
+/**
+ * Whether the index keeps the documents matching `q` as a bitmap (Evaluator.kept): `*` (every
+ * live document) or `not field: *` on a path of the documents (`without` that path).
+ */
+export function keptQuery(catalogue: IndexData['catalogue'], q: ResolvedQuery): { without: string | undefined } | undefined {
+  if (q.kind === 'all') return { without: undefined };
+  if (q.kind !== 'not') return undefined;
+  const path = docExistencePath(catalogue, q.child);
+  return path === undefined ? undefined : { without: path };
+}
+
 export class Evaluator {
   constructor(private readonly data: IndexData) {}
 
@@ -31,10 +49,9 @@ export class Evaluator {
    * 9 µs of each part's aggregation over the whole corpus, and was garbage.
    */
   kept(q: ResolvedQuery): Bitmap | undefined {
-    if (q.kind === 'all') return this.data.docs.live();
-    if (q.kind !== 'not') return undefined;
-    const path = this.docExistencePath(q.child);
-    return path === undefined ? undefined : this.data.docs.liveWithout(path);
+    const kept = keptQuery(this.data.catalogue, q);
+    if (kept === undefined) return undefined;
+    return kept.without === undefined ? this.data.docs.live() : this.data.docs.liveWithout(kept.without);
   }
 
   /** Live documents matching `q`, a bitmap the caller owns. */
@@ -146,9 +163,7 @@ export class Evaluator {
    * hosts API's default `virtual_hosts: EXCLUDE` adds `and not name: *` to every search.
    */
   private docExistencePath(q: ResolvedQuery): string | undefined {
-    if (q.kind !== 'field' || q.predicate.op !== 'exists') return undefined;
-    if (nestedRootOf(this.data.catalogue, q.field.docPath) !== undefined) return undefined;
-    return q.field.docPath;
+    return docExistencePath(this.data.catalogue, q);
   }
 
   private disjunction(children: readonly ResolvedQuery[], evaluate: (q: ResolvedQuery) => Bitmap, none: () => Bitmap): Bitmap {

@@ -19,6 +19,8 @@ import { PartedDirectory, partDir, type PartsHost } from './parted-directory.ts'
 import { checked as checkedReply, QueryThread, QueryThreadError, type ThreadPart, type ThreadReply } from './query-thread.ts';
 import type { DocPage } from './search-page.ts';
 import { CorruptSegmentError } from './segment-codec.ts';
+import { keptQuery } from './evaluate.ts';
+import { pairsSource, partSource, sumTable, WholeCounts, type WholeTable } from './whole-counts.ts';
 
 /**
  * Documents per index in one part. Loading a part builds its dictionaries and postings in the
@@ -72,6 +74,8 @@ export class PartedEngine implements SearchEngine, PartsHost {
   private readonly refused = new Map<number, string>();
   /** Parts written since the last partsClean(): not handed to the thread then. */
   private readonly writtenSince = new Set<EmbeddedEngine>();
+  /** Counts of whole-corpus aggregations merged over the parts (whole-counts.ts). */
+  private readonly whole = new WholeCounts();
 
   constructor(private readonly catalogues: EngineCatalogues, private readonly options: PartedEngineOptions = {}) {
     const capacity = options.partDocuments ?? DEFAULT_PART_DOCUMENTS;
@@ -245,6 +249,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
   }
 
   partsDropped(): void {
+    this.whole.clear();
     this.writtenSince.clear();
     this.refused.clear();
     void this.stopThread();
@@ -388,6 +393,8 @@ export class PartedEngine implements SearchEngine, PartsHost {
 
   aggregate(index: IndexName, request: AggregateRequest): AggregateResult {
     if (this.parts.length === 1) return this.parts[0].aggregate(index, request);
+    const whole = this.wholeAnswer(index, request);
+    if (whole) return whole;
     const { here, there, keys } = this.split();
     if (there.length > 0) {
       const thread = this.thread!;
@@ -423,6 +430,57 @@ export class PartedEngine implements SearchEngine, PartsHost {
       this.parts.map((p) => p.partGroups(index, request, this.parts.length)),
       request.numBuckets,
     );
+  }
+
+  /**
+   * An aggregation of the whole corpus (`*`, or `not name: *`) from counts merged over the parts
+   * and kept while they hold the same documents (whole-counts.ts); undefined when it is not one,
+   * or has no table yet: merged as any other.
+   */
+  private wholeAnswer(index: IndexName, request: AggregateRequest): AggregateResult | undefined {
+    const kept = keptQuery(this.catalogues[index], request.query);
+    // A part being rebuilt answers nothing: the usual path says so.
+    if (!kept || this.parts.some((p) => p.persistence?.broken)) return undefined;
+    const stamp: unknown[] = [];
+    for (const p of this.parts) stamp.push(p, ...p.contentStamp(index));
+    const key = JSON.stringify([index, kept.without ?? null, request.field]);
+    return this.whole.answer(key, stamp, request.numBuckets, () => this.wholeTable(index, request));
+  }
+
+  /** Every group's count summed over the parts, the query thread's with this thread's. */
+  private wholeTable(index: IndexName, request: AggregateRequest): WholeTable | 'too many' | undefined {
+    const { here, there, keys } = this.split();
+    const all = { ...request, numBuckets: 0 };
+    let seq: number | undefined;
+    if (there.length > 0) {
+      try {
+        seq = this.thread!.post({ type: 'whole', index, parts: keys, request: all });
+      } catch {
+        return undefined;
+      }
+    }
+    let total = 0;
+    let counted = 0;
+    const sources = here.map((p) => {
+      const g = p.partGroups(index, all, 1);
+      total += g.total;
+      counted += g.counted;
+      return partSource(g);
+    });
+    if (seq !== undefined) {
+      let r: ThreadReply;
+      try {
+        r = checkedReply(this.thread!.wait(seq));
+      } catch (err) {
+        this.threadFailed(err, there);
+        return undefined;
+      }
+      if (r.tooMany === true) return 'too many';
+      total += r.total as number;
+      counted += r.counted as number;
+      sources.push(pairsSource(r.pairs as (string | number)[]));
+    }
+    return sumTable(sources, total, counted) ?? 'too many';
   }
 
   async warm(signal: AbortSignal): Promise<void> {

@@ -15,6 +15,7 @@ import { EmbeddedEngine } from './embedded-engine.ts';
 import { candidatesAt, countOver, mergePages } from './merge-parts.ts';
 import type { ThreadData, ThreadReply, ThreadRequest } from './query-thread.ts';
 import { CorruptSegmentError } from './segment-codec.ts';
+import { pairsOf, partSource, sumTable } from './whole-counts.ts';
 
 const { port, signal, options } = workerData as ThreadData;
 const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
@@ -103,6 +104,22 @@ function answer(m: ThreadRequest): Omit<ThreadReply, 'seq'> | undefined {
       // Its counts are overwritten by the next aggregation anyway; its maps and keys need not wait.
       lastGroups = [];
       return { candidates, sums };
+    }
+    case 'whole': {
+      // Every group's count summed over its parts, for a table of the whole corpus (whole-counts.ts).
+      const request = m.request as AggregateRequest;
+      const r = { ...request, query: bound(request.query, m.index) };
+      lastGroups = [];
+      let total = 0;
+      let counted = 0;
+      const sources = partsOf(m.parts).map((p) => {
+        const g = p.partGroups(m.index, r, 1);
+        total += g.total;
+        counted += g.counted;
+        return partSource(g);
+      });
+      const table = sumTable(sources, total, counted);
+      return table ? { total, counted, pairs: pairsOf(table) } : { tooMany: true };
     }
     case 'drop': {
       lastGroups = [];

@@ -26,6 +26,7 @@ export type ThreadRequest =
   | { readonly type: 'search'; readonly seq: number; readonly index: IndexName; readonly parts: readonly number[]; readonly request: unknown }
   | { readonly type: 'groups'; readonly seq: number; readonly index: IndexName; readonly parts: readonly number[]; readonly among: number; readonly request: unknown }
   | { readonly type: 'counts'; readonly seq: number; readonly threshold: number; readonly keys: readonly string[] }
+  | { readonly type: 'whole'; readonly seq: number; readonly index: IndexName; readonly parts: readonly number[]; readonly request: unknown }
   | { readonly type: 'drop'; readonly seq: number; readonly key: number }
   | { readonly type: 'warm'; readonly seq: number }
   | { readonly type: 'collect'; readonly seq: number };

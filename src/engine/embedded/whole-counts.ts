@@ -1,0 +1,144 @@
+/**
+ * Aggregations over the whole corpus of an index made of parts, from counts merged over the
+ * parts and kept while no part changes: the parts' counterpart of the counts each part keeps
+ * for its own whole corpus (live-group-counts.ts).
+ *
+ * One part answers an aggregation of `*` (or of `not name: *`, the hosts API's `*`) by reading
+ * counts it keeps and choosing the best groups, a few microseconds for a field of a few hundred
+ * groups. Ten parts each did the same, then exchanged their best groups and candidates with the
+ * query thread and merged them: 0.2-0.3 ms, nearly all of it fixed cost (docs/BENCHMARK.md,
+ * session 21). Here every group's count is summed by key once, and later aggregations of the
+ * same query and field choose their best groups from that table, as one part does from its own.
+ *
+ * A table is valid while every part holds the same documents, which its stamp tells (each part's
+ * index data, units given out and units alive: a write gives out a unit, a removal kills one,
+ * a restore or reset replaces the data). It is made only when the same aggregation is asked
+ * twice with no change in between, so a server under a steady ingest, whose parts change between
+ * most queries, never pays for tables it would drop at once; and only for fields of at most
+ * MAX_KEYS distinct values (`ip` or `dns.names` would make tables the size of the index).
+ */
+import type { AggregateResult } from '../search-engine.ts';
+import { keepBest, type Bucket } from '../reference/buckets.ts';
+import type { PartGroups } from './aggregate.ts';
+
+/** Every key with a count over the parts, and the sums AggregateResult needs. */
+export interface WholeTable {
+  readonly keys: readonly string[];
+  readonly counts: Float64Array;
+  readonly total: number;
+  readonly counted: number;
+}
+
+/** Distinct keys a table may hold; a field with more is merged per query (merge-parts.ts). */
+export const MAX_KEYS = 65_536;
+/** Tables (and stamps of first asks) kept, least recently used dropped first. */
+const KEPT = 32;
+
+interface Entry {
+  readonly stamp: readonly unknown[];
+  /** Undefined after a first ask; 'too many' when the field has more than MAX_KEYS keys. */
+  readonly table: WholeTable | 'too many' | undefined;
+}
+
+function sameStamp(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The best `numBuckets` keys of a table, in bucket order, as one index chooses them (aggregateField). */
+export function bestOf(table: WholeTable, numBuckets: number): AggregateResult {
+  const k = Math.max(0, numBuckets);
+  const buckets: Bucket[] = [];
+  const { keys, counts } = table;
+  if (k > 0) {
+    for (let i = 0; i < keys.length; i++) {
+      const count = counts[i];
+      if (buckets.length === k && count < buckets[k - 1].count) continue;
+      keepBest(buckets, { key: keys[i], count }, k);
+    }
+  }
+  const shown = buckets.reduce((s, b) => s + b.count, 0);
+  return { total: table.total, totalOmitted: table.counted - shown, buckets };
+}
+
+/**
+ * Sums key, count pairs into a table; undefined when they name more than MAX_KEYS keys.
+ * `add` is called with a sink for each source of pairs (a part, the query thread's answer).
+ */
+export function sumTable(sources: readonly ((add: (key: string, count: number) => boolean) => void)[], total: number, counted: number): WholeTable | undefined {
+  const at = new Map<string, number>();
+  const keys: string[] = [];
+  let sums = new Float64Array(256);
+  let tooMany = false;
+  const add = (key: string, count: number): boolean => {
+    let i = at.get(key);
+    if (i === undefined) {
+      if (keys.length >= MAX_KEYS) {
+        tooMany = true;
+        return false;
+      }
+      i = keys.length;
+      at.set(key, i);
+      keys.push(key);
+      if (i >= sums.length) {
+        const grown = new Float64Array(sums.length * 2);
+        grown.set(sums);
+        sums = grown;
+      }
+    }
+    sums[i] += count;
+    return true;
+  };
+  for (const source of sources) {
+    source(add);
+    if (tooMany) return undefined;
+  }
+  return { keys, counts: sums.subarray(0, keys.length), total, counted };
+}
+
+/** A part's groups as a source of sumTable: partGroups asked for no buckets lists every group with a count as `above`. */
+export function partSource(g: PartGroups): (add: (key: string, count: number) => boolean) => void {
+  return (add) => {
+    for (const i of g.above) if (!add(g.keyOf(i), g.counts[i])) return;
+  };
+}
+
+/** A table as key, count pairs (the query thread's reply). */
+export function pairsOf(table: WholeTable): (string | number)[] {
+  const pairs: (string | number)[] = [];
+  for (let i = 0; i < table.keys.length; i++) pairs.push(table.keys[i], table.counts[i]);
+  return pairs;
+}
+
+/** Pairs as a source of sumTable. */
+export function pairsSource(pairs: readonly (string | number)[]): (add: (key: string, count: number) => boolean) => void {
+  return (add) => {
+    for (let i = 0; i < pairs.length; i += 2) if (!add(pairs[i] as string, pairs[i + 1] as number)) return;
+  };
+}
+
+export class WholeCounts {
+  private readonly entries = new Map<string, Entry>();
+
+  /**
+   * The answer from the table of `key` when `stamp` is the one it was made at. Otherwise
+   * undefined, for the caller to merge as usual; and when this is the second ask at the same
+   * stamp, the table is made first (`make`: undefined when the field has too many keys or the
+   * table could not be made) and answers.
+   */
+  answer(key: string, stamp: readonly unknown[], numBuckets: number, make: () => WholeTable | 'too many' | undefined): AggregateResult | undefined {
+    const entry = this.entries.get(key);
+    // Most recently used last: Map keeps insertion order.
+    this.entries.delete(key);
+    let table: WholeTable | 'too many' | undefined;
+    if (entry && sameStamp(entry.stamp, stamp)) table = entry.table ?? make();
+    this.entries.set(key, { stamp, table });
+    if (this.entries.size > KEPT) this.entries.delete(this.entries.keys().next().value!);
+    return table === undefined || table === 'too many' ? undefined : bestOf(table, numBuckets);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
