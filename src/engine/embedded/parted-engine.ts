@@ -20,7 +20,7 @@ import { checked as checkedReply, QueryThread, QueryThreadError, type ThreadPart
 import type { DocPage } from './search-page.ts';
 import { CorruptSegmentError } from './segment-codec.ts';
 import { keptQuery } from './evaluate.ts';
-import { pairsSource, partSource, sumTable, WholeCounts, type WholeTable } from './whole-counts.ts';
+import { pairsSource, partSource, stampNumber, sumTable, WholeCounts, type WholeTable } from './whole-counts.ts';
 
 /**
  * Documents per index in one part. Loading a part builds its dictionaries and postings in the
@@ -441,10 +441,20 @@ export class PartedEngine implements SearchEngine, PartsHost {
     const kept = keptQuery(this.catalogues[index], request.query);
     // A part being rebuilt answers nothing: the usual path says so.
     if (!kept || this.parts.some((p) => p.persistence?.broken)) return undefined;
-    const stamp: unknown[] = [];
-    for (const p of this.parts) stamp.push(p, ...p.contentStamp(index));
+    // Numbers only: a stamp holding parts or their data would keep replaced ones alive.
+    const stamp: number[] = [];
+    for (const p of this.parts) {
+      const [data, ids, live] = p.contentStamp(index);
+      stamp.push(stampNumber(p), stampNumber(data), ids, live);
+    }
     const key = JSON.stringify([index, kept.without ?? null, request.field]);
-    return this.whole.answer(key, stamp, request.numBuckets, () => this.wholeTable(index, request));
+    const answer = this.whole.answer(key, stamp, request.numBuckets, () => this.wholeTable(index, request));
+    // What any query does first (split): a dead thread is noticed, a handover's reply taken.
+    if (answer) {
+      this.checkThread();
+      if (this.handover?.polled) this.pollHandover();
+    }
+    return answer;
   }
 
   /** Every group's count summed over the parts, the query thread's with this thread's. */

@@ -6,12 +6,18 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { AggregateRequest, Doc } from '../search-engine.ts';
 import { EmbeddedEngine, PartedEngine } from '../index.ts';
 import { catalogueFor } from '../../model/field-catalogue.ts';
 import { compileQuery } from '../../query/index.ts';
 import { realisticHost } from '../../../test/engine/realistic-hosts.ts';
-import { MAX_KEYS, sumTable } from './whole-counts.ts';
+import { MAX_KEYS, partSource, sumTable } from './whole-counts.ts';
+import type { PartGroups } from './aggregate.ts';
 
 const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
 const PART = 60;
@@ -125,6 +131,31 @@ describe('whole-corpus aggregations over parts', () => {
     assert.equal(seen.calls, 3 * parted.parts.length);
   });
 
+  it('keep no part data alive once a part is sealed and reopened', async () => {
+    // The stamps of asked aggregations held each part's data: a sealed part's in-memory build stayed alive.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const dir = mkdtempSync(join(tmpdir(), 'periscope-whole-counts-'));
+    try {
+      const parted = new PartedEngine(catalogues, { dir: join(dir, 'engine'), partDocuments: PART });
+      parted.persistence!.open();
+      let i = 0;
+      for (; i < PART + 5; i++) parted.upsert('hosts', host(i).id, host(i).doc);
+      for (const text of KEPT) parted.aggregate('hosts', { query: query(text), field: 'location.country', numBuckets: 5 });
+      const built = new WeakRef(parted.parts[1].contentStamp('hosts')[0]);
+      // Part 1 fills: it is sealed (saved, then reopened from its segments) as part 2 starts.
+      for (; i < 2 * PART + 5; i++) parted.upsert('hosts', host(i).id, host(i).doc);
+      assert.equal(parted.parts.length, 3);
+      assert.notEqual(parted.parts[1].contentStamp('hosts')[0], built.deref());
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      gc();
+      assert.equal(built.deref(), undefined, 'the replaced data of part 1 is still alive');
+      await parted.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('make no table of a field with more than MAX_KEYS keys', () => {
     const source = (from: number, n: number) => (add: (key: string, count: number) => boolean) => {
       for (let i = from; i < from + n; i++) if (!add(`k${i}`, 1)) return;
@@ -135,5 +166,18 @@ describe('whole-corpus aggregations over parts', () => {
     assert.equal(table.counts[table.keys.indexOf(`k${MAX_KEYS / 4}`)], 2);
     assert.equal(table.counts[table.keys.indexOf('k0')], 1);
     assert.equal(sumTable([source(0, MAX_KEYS / 2), source(MAX_KEYS / 2, MAX_KEYS / 2 + 1)], 0, 0), undefined);
+    // A part with more groups than that is refused before any key string is made.
+    let made = 0;
+    const wide: PartGroups = {
+      total: 1,
+      counted: 1,
+      counts: new Float64Array(MAX_KEYS + 1).fill(1),
+      best: [],
+      above: Array.from({ length: MAX_KEYS + 1 }, (_, g) => g),
+      keyOf: (g) => (made++, `g${g}`),
+      groupOf: () => undefined,
+    };
+    assert.equal(sumTable([partSource(wide)], 1, 1), undefined);
+    assert.equal(made, 0);
   });
 });

@@ -29,18 +29,31 @@ export interface WholeTable {
   readonly counted: number;
 }
 
+/**
+ * A number standing for an object in a stamp, the same for the same object. A stamp holding the
+ * objects themselves kept a part's replaced data alive: a sealed part's whole in-memory build
+ * (gigabytes at a million documents) for as long as the entry stayed in the cache.
+ */
+const objectNumbers = new WeakMap<object, number>();
+let nextNumber = 1;
+export function stampNumber(o: object): number {
+  let n = objectNumbers.get(o);
+  if (n === undefined) objectNumbers.set(o, (n = nextNumber++));
+  return n;
+}
+
 /** Distinct keys a table may hold; a field with more is merged per query (merge-parts.ts). */
 export const MAX_KEYS = 65_536;
 /** Tables (and stamps of first asks) kept, least recently used dropped first. */
 const KEPT = 32;
 
 interface Entry {
-  readonly stamp: readonly unknown[];
+  readonly stamp: readonly number[];
   /** Undefined after a first ask; 'too many' when the field has more than MAX_KEYS keys. */
   readonly table: WholeTable | 'too many' | undefined;
 }
 
-function sameStamp(a: readonly unknown[], b: readonly unknown[]): boolean {
+function sameStamp(a: readonly number[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -66,7 +79,7 @@ export function bestOf(table: WholeTable, numBuckets: number): AggregateResult {
  * Sums key, count pairs into a table; undefined when they name more than MAX_KEYS keys.
  * `add` is called with a sink for each source of pairs (a part, the query thread's answer).
  */
-export function sumTable(sources: readonly ((add: (key: string, count: number) => boolean) => void)[], total: number, counted: number): WholeTable | undefined {
+export function sumTable(sources: readonly Source[], total: number, counted: number): WholeTable | undefined {
   const at = new Map<string, number>();
   const keys: string[] = [];
   let sums = new Float64Array(256);
@@ -91,18 +104,25 @@ export function sumTable(sources: readonly ((add: (key: string, count: number) =
     return true;
   };
   for (const source of sources) {
-    source(add);
-    if (tooMany) return undefined;
+    if (source(add) === TOO_MANY || tooMany) return undefined;
   }
   return { keys, counts: sums.subarray(0, keys.length), total, counted };
 }
 
 /** A part's groups as a source of sumTable: partGroups asked for no buckets lists every group with a count as `above`. */
-export function partSource(g: PartGroups): (add: (key: string, count: number) => boolean) => void {
+export function partSource(g: PartGroups): Source {
   return (add) => {
+    // More groups with a count than a table may hold: as many distinct keys, without a string made for each.
+    if (g.above.length > MAX_KEYS) return TOO_MANY;
     for (const i of g.above) if (!add(g.keyOf(i), g.counts[i])) return;
   };
 }
+
+/** What a source of sumTable returns when it alone names more than MAX_KEYS keys. */
+const TOO_MANY = 'too many';
+
+/** Key, count pairs given to sumTable (`add` says false once there are too many keys). */
+type Source = (add: (key: string, count: number) => boolean) => void | typeof TOO_MANY;
 
 /** A table as key, count pairs (the query thread's reply). */
 export function pairsOf(table: WholeTable): (string | number)[] {
@@ -112,7 +132,7 @@ export function pairsOf(table: WholeTable): (string | number)[] {
 }
 
 /** Pairs as a source of sumTable. */
-export function pairsSource(pairs: readonly (string | number)[]): (add: (key: string, count: number) => boolean) => void {
+export function pairsSource(pairs: readonly (string | number)[]): Source {
   return (add) => {
     for (let i = 0; i < pairs.length; i += 2) if (!add(pairs[i] as string, pairs[i + 1] as number)) return;
   };
@@ -127,7 +147,7 @@ export class WholeCounts {
    * stamp, the table is made first (`make`: undefined when the field has too many keys or the
    * table could not be made) and answers.
    */
-  answer(key: string, stamp: readonly unknown[], numBuckets: number, make: () => WholeTable | 'too many' | undefined): AggregateResult | undefined {
+  answer(key: string, stamp: readonly number[], numBuckets: number, make: () => WholeTable | 'too many' | undefined): AggregateResult | undefined {
     const entry = this.entries.get(key);
     // Most recently used last: Map keeps insertion order.
     this.entries.delete(key);
