@@ -20,7 +20,7 @@ import { checked as checkedReply, QueryThread, QueryThreadError, type ThreadPart
 import type { DocPage } from './search-page.ts';
 import { CorruptSegmentError } from './segment-codec.ts';
 import { keptQuery } from './evaluate.ts';
-import { pairsSource, partSource, stampNumber, sumTable, WholeCounts, type WholeTable } from './whole-counts.ts';
+import { stampNumber, tableOf, TOO_MANY, WholeCounts, type RemoteTable, type WholeTable } from './whole-counts.ts';
 
 /**
  * Documents per index in one part. Loading a part builds its dictionaries and postings in the
@@ -458,7 +458,7 @@ export class PartedEngine implements SearchEngine, PartsHost {
   }
 
   /** Every group's count summed over the parts, the query thread's with this thread's. */
-  private wholeTable(index: IndexName, request: AggregateRequest): WholeTable | 'too many' | undefined {
+  private wholeTable(index: IndexName, request: AggregateRequest): WholeTable | typeof TOO_MANY | undefined {
     const { here, there, keys } = this.split();
     const all = { ...request, numBuckets: 0 };
     let seq: number | undefined;
@@ -469,14 +469,8 @@ export class PartedEngine implements SearchEngine, PartsHost {
         return undefined;
       }
     }
-    let total = 0;
-    let counted = 0;
-    const sources = here.map((p) => {
-      const g = p.partGroups(index, all, 1);
-      total += g.total;
-      counted += g.counted;
-      return partSource(g);
-    });
+    const groups = here.map((p) => p.partGroups(index, all, 1));
+    let remote: RemoteTable | undefined;
     if (seq !== undefined) {
       let r: ThreadReply;
       try {
@@ -485,12 +479,10 @@ export class PartedEngine implements SearchEngine, PartsHost {
         this.threadFailed(err, there);
         return undefined;
       }
-      if (r.tooMany === true) return 'too many';
-      total += r.total as number;
-      counted += r.counted as number;
-      sources.push(pairsSource(r.pairs as (string | number)[]));
+      if (r.tooMany === true) return TOO_MANY;
+      remote = r as unknown as RemoteTable;
     }
-    return sumTable(sources, total, counted) ?? 'too many';
+    return tableOf(groups, remote) ?? TOO_MANY;
   }
 
   async warm(signal: AbortSignal): Promise<void> {

@@ -15,7 +15,7 @@ import { EmbeddedEngine } from './embedded-engine.ts';
 import { candidatesAt, countOver, mergePages } from './merge-parts.ts';
 import type { ThreadData, ThreadReply, ThreadRequest } from './query-thread.ts';
 import { CorruptSegmentError } from './segment-codec.ts';
-import { pairsOf, partSource, sumTable } from './whole-counts.ts';
+import { remoteTable, tableOf } from './whole-counts.ts';
 
 const { port, signal, options } = workerData as ThreadData;
 const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
@@ -110,16 +110,8 @@ function answer(m: ThreadRequest): Omit<ThreadReply, 'seq'> | undefined {
       const request = m.request as AggregateRequest;
       const r = { ...request, query: bound(request.query, m.index) };
       lastGroups = [];
-      let total = 0;
-      let counted = 0;
-      const sources = partsOf(m.parts).map((p) => {
-        const g = p.partGroups(m.index, r, 1);
-        total += g.total;
-        counted += g.counted;
-        return partSource(g);
-      });
-      const table = sumTable(sources, total, counted);
-      return table ? { total, counted, pairs: pairsOf(table) } : { tooMany: true };
+      const table = tableOf(partsOf(m.parts).map((p) => p.partGroups(m.index, r, 1)));
+      return table ? { ...remoteTable(table) } : { tooMany: true };
     }
     case 'drop': {
       lastGroups = [];

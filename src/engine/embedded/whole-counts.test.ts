@@ -16,7 +16,7 @@ import { EmbeddedEngine, PartedEngine } from '../index.ts';
 import { catalogueFor } from '../../model/field-catalogue.ts';
 import { compileQuery } from '../../query/index.ts';
 import { realisticHost } from '../../../test/engine/realistic-hosts.ts';
-import { MAX_KEYS, partSource, sumTable } from './whole-counts.ts';
+import { MAX_KEYS, tableOf } from './whole-counts.ts';
 import type { PartGroups } from './aggregate.ts';
 
 const catalogues = { hosts: catalogueFor('hosts'), certificates: catalogueFor('certificates') };
@@ -157,27 +157,28 @@ describe('whole-corpus aggregations over parts', () => {
   });
 
   it('make no table of a field with more than MAX_KEYS keys', () => {
-    const source = (from: number, n: number) => (add: (key: string, count: number) => boolean) => {
-      for (let i = from; i < from + n; i++) if (!add(`k${i}`, 1)) return;
-    };
-    const table = sumTable([source(0, MAX_KEYS / 2), source(MAX_KEYS / 4, MAX_KEYS / 2)], 10, 20);
+    // A part whose groups with a count are keys `k<from>`.. `k<from + n - 1>`, each counted once.
+    let made = 0;
+    const part = (from: number, n: number): PartGroups => ({
+      total: n,
+      counted: n,
+      counts: new Float64Array(n).fill(1),
+      best: [],
+      above: Array.from({ length: n }, (_, g) => g),
+      keyOf: (g) => (made++, `k${from + g}`),
+      groupOf: () => undefined,
+    });
+    const table = tableOf([part(0, MAX_KEYS / 2), part(MAX_KEYS / 4, MAX_KEYS / 2)]);
     assert.ok(table);
     assert.equal(table.keys.length, (MAX_KEYS * 3) / 4);
     assert.equal(table.counts[table.keys.indexOf(`k${MAX_KEYS / 4}`)], 2);
     assert.equal(table.counts[table.keys.indexOf('k0')], 1);
-    assert.equal(sumTable([source(0, MAX_KEYS / 2), source(MAX_KEYS / 2, MAX_KEYS / 2 + 1)], 0, 0), undefined);
+    assert.equal(tableOf([part(0, MAX_KEYS / 2), part(MAX_KEYS / 2, MAX_KEYS / 2 + 1)]), undefined);
+    // The query thread's pairs count toward the same limit.
+    assert.equal(tableOf([part(0, MAX_KEYS / 2)], { total: 1, counted: 1, pairs: [`k${MAX_KEYS}`, 1, ...Array.from({ length: MAX_KEYS / 2 }, (_, i) => [`r${i}`, 1]).flat()] }), undefined);
     // A part with more groups than that is refused before any key string is made.
-    let made = 0;
-    const wide: PartGroups = {
-      total: 1,
-      counted: 1,
-      counts: new Float64Array(MAX_KEYS + 1).fill(1),
-      best: [],
-      above: Array.from({ length: MAX_KEYS + 1 }, (_, g) => g),
-      keyOf: (g) => (made++, `g${g}`),
-      groupOf: () => undefined,
-    };
-    assert.equal(sumTable([partSource(wide)], 1, 1), undefined);
+    made = 0;
+    assert.equal(tableOf([part(0, MAX_KEYS + 1)]), undefined);
     assert.equal(made, 0);
   });
 });

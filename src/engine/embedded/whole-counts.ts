@@ -49,8 +49,8 @@ const KEPT = 32;
 
 interface Entry {
   readonly stamp: readonly number[];
-  /** Undefined after a first ask; 'too many' when the field has more than MAX_KEYS keys. */
-  readonly table: WholeTable | 'too many' | undefined;
+  /** Undefined after a first ask; TOO_MANY when the field has more than MAX_KEYS keys. */
+  readonly table: WholeTable | typeof TOO_MANY | undefined;
 }
 
 function sameStamp(a: readonly number[], b: readonly number[]): boolean {
@@ -75,11 +75,14 @@ export function bestOf(table: WholeTable, numBuckets: number): AggregateResult {
   return { total: table.total, totalOmitted: table.counted - shown, buckets };
 }
 
-/**
- * Sums key, count pairs into a table; undefined when they name more than MAX_KEYS keys.
- * `add` is called with a sink for each source of pairs (a part, the query thread's answer).
- */
-export function sumTable(sources: readonly Source[], total: number, counted: number): WholeTable | undefined {
+/** What a table cannot be made of: more than MAX_KEYS distinct keys. */
+export const TOO_MANY = 'too many';
+
+/** Key, count pairs given to sumTable (`add` says false once there are too many keys). */
+type Source = (add: (key: string, count: number) => boolean) => void | typeof TOO_MANY;
+
+/** Calls each source with a sink of key, count pairs and sums them by key; undefined past MAX_KEYS keys. */
+function sumTable(sources: readonly Source[], total: number, counted: number): WholeTable | undefined {
   const at = new Map<string, number>();
   const keys: string[] = [];
   let sums = new Float64Array(256);
@@ -109,8 +112,8 @@ export function sumTable(sources: readonly Source[], total: number, counted: num
   return { keys, counts: sums.subarray(0, keys.length), total, counted };
 }
 
-/** A part's groups as a source of sumTable: partGroups asked for no buckets lists every group with a count as `above`. */
-export function partSource(g: PartGroups): Source {
+/** A part's groups as a source: partGroups asked for no buckets lists every group with a count as `above`. */
+function partSource(g: PartGroups): Source {
   return (add) => {
     // More groups with a count than a table may hold: as many distinct keys, without a string made for each.
     if (g.above.length > MAX_KEYS) return TOO_MANY;
@@ -118,24 +121,40 @@ export function partSource(g: PartGroups): Source {
   };
 }
 
-/** What a source of sumTable returns when it alone names more than MAX_KEYS keys. */
-const TOO_MANY = 'too many';
-
-/** Key, count pairs given to sumTable (`add` says false once there are too many keys). */
-type Source = (add: (key: string, count: number) => boolean) => void | typeof TOO_MANY;
-
-/** A table as key, count pairs (the query thread's reply). */
-export function pairsOf(table: WholeTable): (string | number)[] {
-  const pairs: (string | number)[] = [];
-  for (let i = 0; i < table.keys.length; i++) pairs.push(table.keys[i], table.counts[i]);
-  return pairs;
+/** What the query thread sends of the table of its parts (its reply to 'whole'). */
+export interface RemoteTable {
+  readonly total: number;
+  readonly counted: number;
+  /** Key, count pairs. */
+  readonly pairs: readonly (string | number)[];
 }
 
-/** Pairs as a source of sumTable. */
-export function pairsSource(pairs: readonly (string | number)[]): Source {
-  return (add) => {
-    for (let i = 0; i < pairs.length; i += 2) if (!add(pairs[i] as string, pairs[i + 1] as number)) return;
-  };
+/** A table as the query thread sends it. */
+export function remoteTable(table: WholeTable): RemoteTable {
+  const pairs: (string | number)[] = [];
+  for (let i = 0; i < table.keys.length; i++) pairs.push(table.keys[i], table.counts[i]);
+  return { total: table.total, counted: table.counted, pairs };
+}
+
+/**
+ * The table of parts' counts (each part's partGroups asked for no buckets) and, when given, of
+ * the query thread's parts; undefined when they hold more than MAX_KEYS distinct keys.
+ */
+export function tableOf(groups: readonly PartGroups[], remote?: RemoteTable): WholeTable | undefined {
+  let total = remote?.total ?? 0;
+  let counted = remote?.counted ?? 0;
+  const sources: Source[] = groups.map((g) => {
+    total += g.total;
+    counted += g.counted;
+    return partSource(g);
+  });
+  if (remote) {
+    const pairs = remote.pairs;
+    sources.push((add) => {
+      for (let i = 0; i < pairs.length; i += 2) if (!add(pairs[i] as string, pairs[i + 1] as number)) return;
+    });
+  }
+  return sumTable(sources, total, counted);
 }
 
 export class WholeCounts {
@@ -147,15 +166,15 @@ export class WholeCounts {
    * stamp, the table is made first (`make`: undefined when the field has too many keys or the
    * table could not be made) and answers.
    */
-  answer(key: string, stamp: readonly number[], numBuckets: number, make: () => WholeTable | 'too many' | undefined): AggregateResult | undefined {
+  answer(key: string, stamp: readonly number[], numBuckets: number, make: () => WholeTable | typeof TOO_MANY | undefined): AggregateResult | undefined {
     const entry = this.entries.get(key);
     // Most recently used last: Map keeps insertion order.
     this.entries.delete(key);
-    let table: WholeTable | 'too many' | undefined;
+    let table: WholeTable | typeof TOO_MANY | undefined;
     if (entry && sameStamp(entry.stamp, stamp)) table = entry.table ?? make();
     this.entries.set(key, { stamp, table });
     if (this.entries.size > KEPT) this.entries.delete(this.entries.keys().next().value!);
-    return table === undefined || table === 'too many' ? undefined : bestOf(table, numBuckets);
+    return table === undefined || table === TOO_MANY ? undefined : bestOf(table, numBuckets);
   }
 
   clear(): void {
