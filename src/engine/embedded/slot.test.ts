@@ -4,6 +4,22 @@ import { SEGMENT_FORMAT_VERSION, SegmentReader, SegmentWriter } from './segment-
 import { Slot } from './slot.ts';
 
 describe('Slot.addUnit', () => {
+  it('keeps the values it wrote packed, with the same ordinals, and goes on adding after them', () => {
+    const slot = new Slot('p');
+    slot.addUnit(0, ['b', 'a', 7]);
+    slot.addUnit(1, ['c', 'a']);
+    slot.write(new SegmentWriter());
+    // Packed now: nothing left in the heap's tail, every value where it was.
+    assert.equal(slot.values.tail.length, 0);
+    assert.equal(slot.values.baseLength, 4);
+    assert.deepEqual(slot.values.slice(0), ['b', 'a', 7, 'c']);
+    assert.deepEqual(['b', 'a', 7, 'c', 'd'].map((v) => slot.ordOf(v)), [0, 1, 2, 3, undefined]);
+    // A value already packed keeps its ordinal; a new one follows the packed ones.
+    slot.addUnit(2, ['c', 'd', 'a']);
+    assert.deepEqual(slot.values.slice(0), ['b', 'a', 7, 'c', 'd']);
+    assert.deepEqual(Array.from(slot.fwdOrd.data.subarray(0, slot.fwdOrd.length)), [0, 1, 2, 3, 1, 3, 4, 1]);
+  });
+
   it('records each distinct value of a unit once, in document order', () => {
     const slot = new Slot('names');
     const long = 'x'.repeat(200);
