@@ -83,17 +83,11 @@ export function sortByteStrings(bytes: Uint8Array, at: Uint32Array, order: Uint3
   }
 }
 
-/** Compares entries x and y from depth d on (they are equal before it). */
-function compareEntries(bytes: Uint8Array, at: Uint32Array, x: number, y: number, d: number): number {
-  const p = at[x];
-  const q = at[y];
-  const m = Math.min(at[x + 1] - p, at[y + 1] - q);
-  for (let i = d; i < m; i++) {
-    const u = bytes[p + i];
-    const v = bytes[q + i];
-    if (u !== v) return u - v;
-  }
-  return at[x + 1] - p - (at[y + 1] - q);
+/** Compares `a[aoff, aoff + alen)` with `b[boff, boff + blen)` as unsigned bytes, a prefix first. */
+export function compareBytes(a: Uint8Array, aoff: number, alen: number, b: Uint8Array, boff: number, blen: number): number {
+  const max = Math.min(alen, blen);
+  for (let i = 0; i < max; i++) if (a[aoff + i] !== b[boff + i]) return a[aoff + i] - b[boff + i];
+  return alen - blen;
 }
 
 function medianOf3(x: number, y: number, z: number): number {
@@ -102,9 +96,12 @@ function medianOf3(x: number, y: number, z: number): number {
 
 function insertionSort(bytes: Uint8Array, at: Uint32Array, order: Uint32Array, a: number, b: number, d: number): void {
   for (let i = a + 1; i < b; i++) {
+    // Entries of the range are equal before depth d: compare from there.
     const o = order[i];
+    const op = at[o] + d;
+    const ol = at[o + 1] - op;
     let j = i - 1;
-    while (j >= a && compareEntries(bytes, at, order[j], o, d) > 0) {
+    while (j >= a && compareBytes(bytes, at[order[j]] + d, at[order[j] + 1] - at[order[j]] - d, bytes, op, ol) > 0) {
       order[j + 1] = order[j];
       j--;
     }

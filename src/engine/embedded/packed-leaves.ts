@@ -33,7 +33,7 @@
  */
 import type { Leaf } from '../../model/values-of.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
-import { sortByteStrings } from './byte-sort.ts';
+import { compareBytes, sortByteStrings } from './byte-sort.ts';
 
 /** What reads a slot's values by ordinal: a plain array or a slot's packed-plus-tail list. */
 export interface LeafList {
@@ -556,12 +556,6 @@ function checkedVarint(b: Buffer, p: number, stop: number): number {
   }
   varintEnd = p;
   return x;
-}
-
-function compareBytes(a: Buffer, aoff: number, alen: number, b: Buffer, boff: number, blen: number): number {
-  const max = Math.min(alen, blen);
-  for (let i = 0; i < max; i++) if (a[aoff + i] !== b[boff + i]) return a[aoff + i] - b[boff + i];
-  return alen - blen;
 }
 
 /**
