@@ -20,11 +20,26 @@ describe('HitCache', () => {
     assert.equal(cache.get('hosts', 'c', 's')?.hit, 'cccc');
     assert.equal(cache.chars, 8);
     cache.set('hosts', 'a', 's', 'ha2', 'a2', cache.generation);
-    assert.deepEqual(cache.get('hosts', 'a', 's'), { spec: 's', contentHash: 'ha2', hit: 'a2', at: 0 });
+    const a = cache.get('hosts', 'a', 's');
+    assert.deepEqual([a?.contentHash, a?.hit], ['ha2', 'a2']);
     assert.equal(cache.chars, 6, 'a replaced hit no longer counts');
     cache.set('hosts', 'big', 's', 'h', 'x'.repeat(11), cache.generation);
     assert.equal(cache.get('hosts', 'big', 's'), undefined, 'a hit larger than the budget is not kept');
     assert.equal(cache.size, 2);
+  });
+
+  it('keeps the hits in use while others come and go, moving each one only now and then', () => {
+    // Room for 10 hits of one character; 3 are read before every new one is added.
+    const cache = new HitCache(10, 1000, () => 0);
+    const hot = ['h1', 'h2', 'h3'];
+    for (const id of hot) cache.set('hosts', id, 's', id, 'x', cache.generation);
+    for (let i = 0; i < 100; i++) {
+      for (const id of hot) assert.equal(cache.get('hosts', id, 's')?.hit, 'x', `${id} after ${i} others`);
+      cache.set('hosts', `cold${i}`, 's', 'c', 'y', cache.generation);
+      assert.ok(cache.size <= 10);
+    }
+    assert.equal(cache.get('hosts', 'cold89', 's'), undefined, 'the oldest of the others went first');
+    assert.equal(cache.get('hosts', 'cold99', 's')?.hit, 'y');
   });
 
   it('serves a hit only under its spec, for its index, and while young enough', () => {

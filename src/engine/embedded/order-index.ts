@@ -8,7 +8,8 @@ import type { Scope } from './scope.ts';
 import { CorruptSegmentError, type SegmentReader, type SegmentWriter } from './segment-codec.ts';
 
 /** Positions of the order per block of documents a page intersects with its matches at once. */
-export const ORDER_BLOCK = 4096;
+export const ORDER_SHIFT = 12;
+export const ORDER_BLOCK = 1 << ORDER_SHIFT;
 
 export class OrderIndex {
   /** Live document ids in order. */

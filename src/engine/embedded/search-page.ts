@@ -9,15 +9,29 @@ import type { SearchHit, SearchRequest, SearchResult } from '../search-engine.ts
 import { cursorValue } from '../reference/sort-position.ts';
 import { release, RoaringBitmap32, type Bitmap } from './bitmap.ts';
 import type { IndexData } from './index-data.ts';
-import { ORDER_BLOCK } from './order-index.ts';
+import { ORDER_BLOCK, ORDER_SHIFT } from './order-index.ts';
 import { SortColumn } from './sort-column.ts';
 
 /**
- * How many matches ranking costs as much as one order block (measured on Node 20): a block is
- * one native intersection and a scan of its positions, ranking a lookup and a typed-array sort
- * slot per match (over 100 ns each).
+ * How many matches one pass over them costs as much as testing one order block that holds none
+ * (measured at 1M hosts on Node 20): a block is a native intersection (about 7 µs when empty),
+ * a pass a random read of each match's position (about 4 ns).
  */
-const RANKS_PER_BLOCK = 256;
+const COUNTS_PER_BLOCK = 1750;
+
+/**
+ * Scratch arrays reused by every page: a typed array of fresh memory costs 3-20 µs to allocate
+ * here (and up to 400 µs for 256 KB), more than the work most pages do with it. Pages are made
+ * synchronously, one at a time per thread, so one set serves all of them.
+ */
+const scratch = { marks: new Uint8Array(ORDER_BLOCK), counts: new Uint32Array(0), docs: new Uint32Array(0) };
+
+/** The match's documents, ascending, in the scratch array (valid until the next call). */
+function docsOf(match: Bitmap): Uint32Array {
+  const n = match.size;
+  if (scratch.docs.length < n) scratch.docs = new Uint32Array(Math.max(n, 2 * scratch.docs.length));
+  return n === 0 ? scratch.docs.subarray(0, 0) : match.toUint32Array(scratch.docs);
+}
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -48,49 +62,42 @@ function walks(strategy: PageStrategy, total: number, size: number, want: number
   if (strategy !== 'auto') return strategy === 'walk';
   // Blocks needed for `want` hits when matches are spread evenly over the order.
   const blocks = (want * size) / (Math.max(total, 1) * ORDER_BLOCK);
-  return blocks * RANKS_PER_BLOCK < total;
-}
-
-/** Ranks of `docs` (live documents), ascending, computed in place. */
-function ranksOf(rank: Int32Array, docs: Uint32Array): Uint32Array {
-  for (let i = 0; i < docs.length; i++) docs[i] = rank[docs[i]];
-  return docs.sort();
+  return blocks * COUNTS_PER_BLOCK < total;
 }
 
 /**
- * Marks the positions of block `k` holding matches in `marks` (cleared first) and returns the
- * block's first position. Marking and scanning the block orders its hits without a sort, which
- * costs far more per hit than a scan per position.
+ * Marks the positions of block `k` holding matches in `marks` and returns how many there are
+ * (`marks` is cleared first only when there are some). Marking and scanning the block orders its
+ * hits without a sort, which costs far more per hit than a scan per position.
  */
 function markBlock(data: IndexData, match: Bitmap, k: number, marks: Uint8Array): number {
   const base = k * ORDER_BLOCK;
   const rank = data.order.rank;
-  marks.fill(0);
   const inBlock = RoaringBitmap32.and(match, data.order.block(k));
-  const hits = inBlock.toUint32Array();
+  const hits = inBlock.isEmpty ? undefined : docsOf(inBlock);
   release(inBlock);
+  if (hits === undefined) return 0;
+  marks.fill(0);
   for (let i = 0; i < hits.length; i++) marks[rank[hits[i]] - base] = 1;
-  return base;
+  return hits.length;
 }
 
 /** Up to `want` matches at positions >= from, in order. */
 function firstFrom(data: IndexData, match: Bitmap, from: number, want: number, walk: boolean): number[] {
-  const { ordered, rank } = data.order;
+  if (!walk) return byBlockCounts(data, match, from, want, true);
+  const { ordered } = data.order;
   const picked: number[] = [];
-  if (!walk) {
-    const ranks = ranksOf(rank, match.toUint32Array());
-    for (let i = 0; i < ranks.length && picked.length < want; i++) if (ranks[i] >= from) picked.push(ordered[ranks[i]]);
-    return picked;
-  }
-  const marks = new Uint8Array(ORDER_BLOCK);
+  const marks = scratch.marks;
   let empty = 0;
   const jumpAfter = emptyBlocksBeforeJump(match);
   for (let k = Math.floor(from / ORDER_BLOCK); k * ORDER_BLOCK < ordered.length && picked.length < want; k++) {
-    const base = markBlock(data, match, k, marks);
+    const base = k * ORDER_BLOCK;
+    if (markBlock(data, match, k, marks) === 0) {
+      if (++empty === jumpAfter) k = (nearestRank(data.order.rank, match, base + ORDER_BLOCK, true) >>> ORDER_SHIFT) - 1;
+      continue;
+    }
     const end = Math.min(ORDER_BLOCK, ordered.length - base);
-    const before = picked.length;
     for (let p = Math.max(0, from - base); p < end && picked.length < want; p++) if (marks[p] === 1) picked.push(ordered[base + p]);
-    if (picked.length === before && ++empty === jumpAfter) k = Math.floor(nearestRank(rank, match, base + end, true) / ORDER_BLOCK) - 1;
   }
   return picked;
 }
@@ -99,43 +106,107 @@ function firstFrom(data: IndexData, match: Bitmap, from: number, want: number, w
  * Empty blocks a page walks before it jumps (nearestRank) to the nearest match. Matches may sit
  * together far along the order (a CIDR, hosts being ordered by address): testing every block
  * before them cost a /8's page about 1 ms at a million hosts. But the jump is one pass over all
- * the matches (~8 ns each), and an empty block costs about as much as 2,500 of them (~20 µs),
- * so it pays only after that many empty blocks: jumping at the first one cost a 50,000-match
- * page 0.4 ms where walking found its hits a few blocks on.
+ * the matches, and an empty block costs about as much as COUNTS_PER_BLOCK of them, so the walk
+ * jumps once the empty blocks have cost about what the jump will (never more than twice the
+ * better of the two): matches that sit together a few blocks on are found by walking.
  */
 function emptyBlocksBeforeJump(match: Bitmap): number {
-  return 2 + Math.ceil(match.size / 2500);
+  return 2 + Math.ceil(match.size / COUNTS_PER_BLOCK);
 }
 
 /** The lowest rank of `match` at or past `bound` (forward; `rank.length` when none), or the highest below it (backward; -1 when none). */
 function nearestRank(rank: Int32Array, match: Bitmap, bound: number, forward: boolean): number {
-  const docs = match.toUint32Array();
+  const docs = docsOf(match);
   let best = forward ? rank.length : -1;
-  for (let i = 0; i < docs.length; i++) {
-    const r = rank[docs[i]];
-    if (forward ? r >= bound && r < best : r < bound && r > best) best = r;
+  if (forward) {
+    for (let i = 0; i < docs.length; i++) {
+      const r = rank[docs[i]];
+      if (r >= bound && r < best) best = r;
+    }
+  } else {
+    for (let i = 0; i < docs.length; i++) {
+      const r = rank[docs[i]];
+      if (r < bound && r > best) best = r;
+    }
   }
   return best;
 }
 
+/**
+ * Up to `want` matches in order at positions >= `bound` (forward), or in reverse order at
+ * positions < `bound` (backward), from one pass over the matches: their positions are counted
+ * per order block, and only those in the blocks that hold the page are looked at again. Linear in
+ * the matches with no sort, where ranking and sorting every match cost over 100 ns each.
+ */
+function byBlockCounts(data: IndexData, match: Bitmap, bound: number, want: number, forward: boolean): number[] {
+  const { ordered, rank } = data.order;
+  const positions = docsOf(match);
+  const blocks = Math.ceil(ordered.length / ORDER_BLOCK);
+  if (scratch.counts.length < blocks) scratch.counts = new Uint32Array(blocks);
+  const counts = scratch.counts;
+  counts.fill(0, 0, blocks);
+  let n = 0;
+  for (let i = 0; i < positions.length; i++) {
+    const r = rank[positions[i]];
+    if (r >= 0 && (forward ? r >= bound : r < bound)) {
+      positions[n++] = r;
+      counts[r >>> ORDER_SHIFT]++;
+    }
+  }
+  // The page ends in block `last`: the blocks before it (in page order) hold fewer than `want`.
+  let last = -1;
+  let before = 0;
+  for (let b = forward ? 0 : blocks - 1; forward ? b < blocks : b >= 0; b += forward ? 1 : -1) {
+    const c = counts[b];
+    if (c === 0) continue;
+    if (before + c >= want) {
+      last = b;
+      break;
+    }
+    before += c;
+  }
+  const picked: number[] = [];
+  // Fewer than `want` (a page): a small array.
+  const earlier = new Array<number>(before);
+  const marks = last < 0 ? undefined : scratch.marks.fill(0);
+  const lastBase = last * ORDER_BLOCK;
+  let e = 0;
+  for (let i = 0; i < n; i++) {
+    const r = positions[i];
+    const b = r >>> ORDER_SHIFT;
+    if (b === last) marks![r - lastBase] = 1;
+    else if (last < 0 || (forward ? b < last : b > last)) earlier[e++] = r;
+  }
+  earlier.sort((a, b) => a - b);
+  if (forward) for (let i = 0; i < e; i++) picked.push(ordered[earlier[i]]);
+  else for (let i = e - 1; i >= 0; i--) picked.push(ordered[earlier[i]]);
+  if (marks) {
+    const end = Math.min(ORDER_BLOCK, ordered.length - lastBase);
+    if (forward) {
+      for (let p = 0; p < end && picked.length < want; p++) if (marks[p] === 1) picked.push(ordered[lastBase + p]);
+    } else {
+      for (let p = end - 1; p >= 0 && picked.length < want; p--) if (marks[p] === 1) picked.push(ordered[lastBase + p]);
+    }
+  }
+  return picked;
+}
+
 /** Up to `want` matches at positions < to, in reverse order. */
 function lastBefore(data: IndexData, match: Bitmap, to: number, want: number, walk: boolean): number[] {
-  const { ordered, rank } = data.order;
+  if (!walk) return byBlockCounts(data, match, to, want, false);
+  const { ordered } = data.order;
   const picked: number[] = [];
-  if (!walk) {
-    const ranks = ranksOf(rank, match.toUint32Array());
-    for (let i = ranks.length - 1; i >= 0 && picked.length < want; i--) if (ranks[i] < to) picked.push(ordered[ranks[i]]);
-    return picked;
-  }
-  const marks = new Uint8Array(ORDER_BLOCK);
+  const marks = scratch.marks;
   let empty = 0;
   const jumpAfter = emptyBlocksBeforeJump(match);
   for (let k = Math.floor((to - 1) / ORDER_BLOCK); k >= 0 && picked.length < want; k--) {
-    const base = markBlock(data, match, k, marks);
-    const before = picked.length;
+    const base = k * ORDER_BLOCK;
+    if (markBlock(data, match, k, marks) === 0) {
+      // Floor of -1 / ORDER_BLOCK is -1: the loop ends when nothing is left below.
+      if (++empty === jumpAfter) k = Math.floor(nearestRank(data.order.rank, match, base, false) / ORDER_BLOCK) + 1;
+      continue;
+    }
     for (let p = Math.min(ORDER_BLOCK, to - base) - 1; p >= 0 && picked.length < want; p--) if (marks[p] === 1) picked.push(ordered[base + p]);
-    // Floor of -1 / ORDER_BLOCK is -1: the loop ends when nothing is left below.
-    if (picked.length === before && ++empty === jumpAfter) k = Math.floor(nearestRank(rank, match, base, false) / ORDER_BLOCK) + 1;
   }
   return picked;
 }
