@@ -28,7 +28,7 @@ describe('HitCache', () => {
     assert.equal(cache.size, 2);
   });
 
-  it('keeps the hits in use while others come and go, moving each one only now and then', () => {
+  it('keeps the hits in use while others come and go', () => {
     // Room for 10 hits of one character; 3 are read before every new one is added.
     const cache = new HitCache(10, 1000, () => 0);
     const hot = ['h1', 'h2', 'h3'];
