@@ -35,6 +35,9 @@ export interface SourceInfo {
   readonly loadMs?: number;
 }
 
+/** 2 ** n for n in 0..32. */
+const POW2 = Float64Array.from({ length: 33 }, (_, n) => 2 ** n);
+
 interface V4Table {
   starts: Uint32Array;
   ends: Uint32Array;
@@ -110,9 +113,10 @@ export class AsnLookup {
    */
   private readonly rangeCountries = new Map<string, string | undefined>();
   /**
-   * Results of IPv4 ranges that are one CIDR block, by range: every address of such a range has
-   * the same answer, so the prefix search, the two address texts and the country lookup are done
-   * once per range. Callers get copies.
+   * Results by IPv4 block (`block * 64 + prefix`): every address of a block has the same answer,
+   * so the two address texts and the country lookup are made once per block. Only ranges that are
+   * one CIDR block were remembered before; the others (most of the data's ranges) were answered
+   * afresh for every host. Callers get copies.
    */
   private readonly blockResults = new Map<number, AutonomousSystem>();
   private versionText = '';
@@ -306,28 +310,26 @@ export class AsnLookup {
     if (found < 0 || t.ends[found] < x) return undefined;
     const start = t.starts[found];
     const end = t.ends[found];
-    const rangeSize = end - start + 1;
-    const wholeBlock = Number.isInteger(Math.log2(rangeSize)) && start % rangeSize === 0;
-    if (wholeBlock) {
-      const known = this.blockResults.get(found);
-      if (known) return { ...known };
-    }
+    // The largest aligned block around x inside the range: every address in it gets the same
+    // answer (the range itself when it is one block). Block sizes come from a table: `2 ** n`
+    // with a variable n, 33 times per host, was most of a lookup.
     let prefix = 32;
+    let block = x;
     for (let p = 0; p <= 32; p++) {
-      const size = 2 ** (32 - p);
-      const block = Math.floor(x / size) * size;
-      if (block >= start && block + size - 1 <= end) {
+      const size = POW2[32 - p]!;
+      const b = x - (x % size);
+      if (b >= start && b + size - 1 <= end) {
         prefix = p;
+        block = b;
         break;
       }
     }
-    const size = 2 ** (32 - prefix);
-    const block = Math.floor(x / size) * size;
+    const key = block * 64 + prefix;
+    const known = this.blockResults.get(key);
+    if (known) return { ...known };
     const out = this.result(t.asns[found], t.names[found], `${formatIpv4(block)}/${prefix}`, formatIpv4(start));
-    if (wholeBlock) {
-      if (this.blockResults.size >= 100_000) this.blockResults.clear();
-      this.blockResults.set(found, { ...out });
-    }
+    if (this.blockResults.size >= 100_000) this.blockResults.clear();
+    this.blockResults.set(key, { ...out });
     return out;
   }
 

@@ -49,6 +49,19 @@ test('the BGP prefix contains the address and lies inside one announced range', 
       assert.ok(inPrefix(ip, as!.bgp_prefix));
       const pr = cidrRange(as!.bgp_prefix)!;
       assert.ok(pr.lo >= ipKey(asn.range(i).start)! && pr.hi <= ipKey(asn.range(i).end)!);
+      // The largest such block: the one twice its size around it does not fit in the range.
+      const [base, bits] = as!.bgp_prefix.split('/');
+      const first = base!.split('.').reduce((n, o) => n * 256 + Number(o), 0);
+      const size = 2 ** (32 - Number(bits));
+      if (size < 2 ** 32) {
+        const parent = first - (first % (2 * size));
+        assert.ok(parent < r.start || parent + 2 * size - 1 > r.end, `${as!.bgp_prefix} is not the largest block of ${ip} in its range`);
+      }
+      // Answers are remembered by block: asked again, and for the block's other end, the same.
+      assert.deepEqual(asn.lookup(ip), as);
+      const other = x % 2 === 0 ? first + size - 1 : first;
+      const otherIp = `${other >>> 24}.${(other >>> 16) & 255}.${(other >>> 8) & 255}.${other & 255}`;
+      assert.deepEqual(asn.lookup(otherIp), as, otherIp);
     }),
     { numRuns: 300 },
   );
