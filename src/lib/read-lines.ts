@@ -53,13 +53,18 @@ class LineSplitter {
  * (docs/BENCHMARK.md, session 15).
  */
 export async function* readLines(input: Readable): AsyncGenerator<Line> {
+  for await (const lines of readLineBatches(input)) yield* lines;
+}
+
+/** readLines' lines, as the arrays cut from each chunk (none empty); each array is the caller's. */
+export async function* readLineBatches(input: Readable): AsyncGenerator<Line[]> {
   const splitter = new LineSplitter();
-  const lines: Line[] = [];
   for await (const chunk of input as AsyncIterable<Buffer | string>) {
+    const lines: Line[] = [];
     splitter.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk, lines);
-    yield* lines;
-    lines.length = 0;
+    if (lines.length > 0) yield lines;
   }
+  const lines: Line[] = [];
   splitter.end(lines);
-  yield* lines;
+  if (lines.length > 0) yield lines;
 }

@@ -30,7 +30,7 @@ import type { CertificateDocument } from '../x509/index.ts';
 import type { HostObservation, ServiceObservation, SoftwareObservation, TlsObservation } from '../observation.ts';
 import { serviceByPort } from './service-names-by-port.ts';
 import { formatCpe23, parseCpe } from './cpe.ts';
-import { hostIdOf } from './host-id.ts';
+import { hostIdOf, type HostId } from './host-id.ts';
 import { isoTimeCached, parseTimeCached } from './time-cache.ts';
 import { sortedDeep, sortedShallow } from './key-order.ts';
 import { sortSmall, sortStrings } from '../../lib/sort-small.ts';
@@ -283,11 +283,15 @@ function withoutUpdatedAt(doc: HostDoc): HostDoc {
 /**
  * Merges `obs` into `current` (undefined for a new host). Returns `current` itself when nothing
  * changes. The observation must have a valid IP and time (the pipeline rejects the others first).
+ * `knownId`: hostIdOf(obs), when the caller has it already.
  */
-export function mergeObservation(current: HostDoc | undefined, obs: HostObservation, ctx: MergeContext): HostDoc {
-  const parsedId = hostIdOf(obs);
-  if (!parsedId.ok) throw new Error(`mergeObservation: ${parsedId.reason}`);
-  const id = parsedId.value;
+export function mergeObservation(current: HostDoc | undefined, obs: HostObservation, ctx: MergeContext, knownId?: HostId): HostDoc {
+  let id = knownId;
+  if (!id) {
+    const parsedId = hostIdOf(obs);
+    if (!parsedId.ok) throw new Error(`mergeObservation: ${parsedId.reason}`);
+    id = parsedId.value;
+  }
   const obsMs = timeOf(obs.observedAt);
   const observedAt = isoTimeCached(obsMs);
   const lastMs = timeOf(current?.last_updated_at);

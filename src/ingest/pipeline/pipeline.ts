@@ -580,7 +580,7 @@ class BatchRunner {
           late.push(h);
           continue;
         }
-        const next = mergeObservation(doc, h.obs, ctx);
+        const next = mergeObservation(doc, h.obs, ctx, h.id);
         // A host nothing answered on (all closed, timed out) is not worth a document of its own.
         if (!doc && (next.services as unknown[]).length === 0) continue;
         if (next !== doc) items.push({ id, doc: next, observedAt: String(next.last_updated_at) });
@@ -618,7 +618,7 @@ class BatchRunner {
       if (ids.has(h.id.id)) await writeItems();
       const at = isoTime(h.ms);
       const then = await this.deps.store.documents.getAt('hosts', h.id.id, at);
-      const next = mergeObservation(then?.doc, h.obs, ctx);
+      const next = mergeObservation(then?.doc, h.obs, ctx, h.id);
       if (next === then?.doc) continue;
       if (this.deps.dryRun) {
         this.summary.hosts.historyUpdated++;

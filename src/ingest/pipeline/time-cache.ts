@@ -19,13 +19,22 @@ export function parseTimeCached(text: string): number | undefined {
   return ms;
 }
 
-/** isoTime of epoch milliseconds, remembered. */
+/**
+ * isoTime of epoch milliseconds, remembered both ways: a reader that writes its observation time
+ * with it (zgrab2, whose times are all distinct) spares the pipeline parsing that text back and
+ * formatting the time again, once each per record.
+ */
 export function isoTimeCached(ms: number): string {
   let text = formatted.get(ms);
   if (text === undefined) {
     text = isoTime(ms);
     if (formatted.size >= MAX) formatted.clear();
     formatted.set(ms, text);
+    // Years 0-9999 only: outside them the text has another form, left to parseUtcTime.
+    if (text.length === 24) {
+      if (parsed.size >= MAX) parsed.clear();
+      parsed.set(text, ms);
+    }
   }
   return text;
 }

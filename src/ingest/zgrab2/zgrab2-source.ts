@@ -8,11 +8,12 @@ import { isIP } from 'node:net';
 import { parseIp } from '../../lib/ip.ts';
 import { isoTime } from '../../lib/time.ts';
 import { parseUtcTime } from '../pipeline/parse-utc-time.ts';
+import { isoTimeCached } from '../pipeline/time-cache.ts';
 import type { HostObservation, IngestRecord, IngestSource, ServiceObservation, SoftwareObservation, TlsObservation } from '../observation.ts';
 import { mapHttpResult } from './http-result.ts';
 import { moduleInfo } from './modules.ts';
 import { isObject, jsonHead, mentionsKey, obj, str, validPort } from './read-lines.ts';
-import { readLines, type Line } from '../../lib/read-lines.ts';
+import { readLineBatches, type Line } from '../../lib/read-lines.ts';
 import { mapSshResult } from './ssh-result.ts';
 import { handshakeTls } from './tls-handshake.ts';
 
@@ -141,7 +142,7 @@ export function stampMs(v: unknown): number | undefined {
 }
 
 function latestTime(times: number[], now: Date): string {
-  return times.length > 0 ? isoTime(Math.max(...times)) : isoTime(now);
+  return times.length > 0 ? isoTimeCached(Math.max(...times)) : isoTime(now);
 }
 
 /** Maps one parsed zgrab2 line to records (host observations and module-level rejections). */
@@ -220,8 +221,9 @@ function lineRecords(line: Line, now: Date, options: Zgrab2Options, out: IngestR
  */
 export async function* readZgrab2(input: Readable, now: Date, options: Zgrab2Options = {}): AsyncGenerator<IngestRecord> {
   const records: IngestRecord[] = [];
-  for await (const line of readLines(input)) {
-    lineRecords(line, now, options, records);
+  // A chunk's lines at a time: an asynchronous step per line cost as much as a small stage.
+  for await (const lines of readLineBatches(input)) {
+    for (const line of lines) lineRecords(line, now, options, records);
     yield* records;
     records.length = 0;
   }
