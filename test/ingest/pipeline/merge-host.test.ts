@@ -270,6 +270,16 @@ test('softwareDoc: remembered documents are equal to fresh ones and never shared
   const { version: _v, cpe: _c, ...noVersion } = sw;
   assert.equal(softwareDoc(noVersion, 'OSI_APPLICATION_LAYER').version, undefined);
   assert.equal(softwareDoc({ ...noVersion, version: 'undefined' }, 'OSI_APPLICATION_LAYER').version, 'undefined');
+  // Inputs whose texts could run together in a remembered document's key: each is its own document.
+  const tricky = [undefined, '', '\u0001', '\u0000', 'a\u0000', '"a\\u0000"', '\u0001"a\\u0000"', 'a\u0000b', 'null'];
+  for (const product of tricky) {
+    for (const version of tricky) {
+      const doc = softwareDoc({ part: 'a', ...(product !== undefined ? { product } : {}), ...(version !== undefined ? { version } : {}) }, 'OSI_APPLICATION_LAYER');
+      // (An empty field is no field.)
+      assert.equal(doc.product, product || undefined, JSON.stringify([product, version]));
+      assert.equal(doc.version, version || undefined, JSON.stringify([product, version]));
+    }
+  }
   const other = softwareDoc({ ...sw, other: { extrainfo: 'x' } }, 'OSI_APPLICATION_LAYER');
   assert.deepEqual(other.other, [{ key: 'extrainfo', value: 'x' }]);
 });
