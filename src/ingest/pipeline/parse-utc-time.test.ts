@@ -27,3 +27,13 @@ test('parseUtcTime answers as parseTimestamp does', () => {
     assert.equal(parseUtcTime(t), parseTimestamp(t), t);
   }
 });
+
+test('times read back as they were written, years 0-99 included (not as 1900-1999)', () => {
+  for (const text of ['0000-02-29T00:00:00.000Z', '0001-01-01T00:00:00.000Z', '0099-12-31T23:59:59.999Z', '0100-03-01T12:00:00.000Z', '1970-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) {
+    const ms = Date.parse(text);
+    assert.equal(new Date(ms).toISOString(), text);
+    assert.equal(parseTimestamp(text), ms, text);
+    assert.equal(parseUtcTime(text), ms, text);
+  }
+  assert.equal(parseTimestamp('0001-01-01T01:00:00+01:00'), Date.parse('0001-01-01T00:00:00.000Z'));
+});

@@ -1,4 +1,4 @@
-import { parseTimestamp } from '../../lib/time.ts';
+import { parseTimestamp, utcTime } from '../../lib/time.ts';
 
 function digits(t: string, from: number, to: number): number {
   let n = 0;
@@ -30,10 +30,8 @@ export function parseUtcTime(t: string): number | undefined {
     if (y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 60 && frac >= 0) {
       const ms = n === 20 ? 0 : digits((t.slice(20, n - 1) + '000').slice(0, 3), 0, 3);
       // Day 31 of a 30-day month (and so on) is refused, as parseTimestamp does.
-      if (new Date(Date.UTC(y, mo - 1, d)).getUTCDate() === d) {
-        const ms1 = Date.UTC(y, mo - 1, d, h, mi, s, ms);
-        if (Number.isFinite(ms1)) return ms1;
-      }
+      const ms1 = utcTime(y, mo, d, h, mi, s, ms);
+      if (ms1 !== undefined && Number.isFinite(ms1)) return ms1;
     }
   }
   return parseTimestamp(t);
