@@ -35,9 +35,6 @@ export interface SourceInfo {
   readonly loadMs?: number;
 }
 
-/** 2 ** n for n in 0..32. */
-const POW2 = Float64Array.from({ length: 33 }, (_, n) => 2 ** n);
-
 interface V4Table {
   starts: Uint32Array;
   ends: Uint32Array;
@@ -311,19 +308,18 @@ export class AsnLookup {
     const start = t.starts[found];
     const end = t.ends[found];
     // The largest aligned block around x inside the range: every address in it gets the same
-    // answer (the range itself when it is one block). Block sizes come from a table: `2 ** n`
-    // with a variable n, 33 times per host, was most of a lookup.
-    let prefix = 32;
+    // answer (the range itself when it is one block). Blocks around x nest, so they are grown
+    // from the address itself until the next one leaves the range; in integers, as a floating
+    // modulo per candidate size (33 of them) was most of a lookup.
+    let bits = 0;
     let block = x;
-    for (let p = 0; p <= 32; p++) {
-      const size = POW2[32 - p]!;
-      const b = x - (x % size);
-      if (b >= start && b + size - 1 <= end) {
-        prefix = p;
-        block = b;
-        break;
-      }
+    while (bits < 32) {
+      const next = bits === 31 ? 0 : x - (x & ((2 << bits) - 1));
+      if (next < start || next + 2 ** (bits + 1) - 1 > end) break;
+      block = next;
+      bits++;
     }
+    const prefix = 32 - bits;
     const key = block * 64 + prefix;
     const known = this.blockResults.get(key);
     if (known) return { ...known };
