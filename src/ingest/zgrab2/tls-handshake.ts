@@ -21,19 +21,25 @@ export function tlsVersionName(text: string): string {
  * host after host. Records then share one array per certificate, which also spares copies when
  * records cross threads together (structured clone keeps shared objects shared) and hashes where
  * fingerprints are remembered per array (the pipeline). Nothing writes to these arrays.
+ *
+ * Keyed by the text's length and its last 64 characters (the signature's, which differ between
+ * certificates), each entry holding the whole text to compare: a Map keyed by the whole text
+ * hashed all of it (2 KB or so) for every record, the text being a new string each time.
  */
-const decoded = new Map<string, Uint8Array | undefined>();
+const decoded = new Map<string, { readonly raw: string; readonly der: Uint8Array | undefined }>();
 const DECODED_MAX = 4096;
 
 function derFromBase64(v: unknown): Uint8Array | undefined {
   const raw = str(v);
   if (!raw) return undefined;
-  if (decoded.has(raw)) return decoded.get(raw);
+  const key = `${raw.length}:${raw.slice(-64)}`;
+  const hit = decoded.get(key);
+  if (hit && hit.raw === raw) return hit.der;
   const buf = Buffer.from(raw, 'base64');
   // A DER certificate starts with a SEQUENCE; anything else is not a certificate worth passing on.
   const der = buf.length > 0 && buf[0] === 0x30 ? new Uint8Array(buf) : undefined;
   if (decoded.size >= DECODED_MAX) decoded.clear();
-  decoded.set(raw, der);
+  decoded.set(key, { raw, der });
   return der;
 }
 
