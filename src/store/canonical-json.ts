@@ -195,7 +195,7 @@ function sortedData(v: unknown, depth: number): unknown {
     if (Object.getPrototypeOf(v) !== Array.prototype) return NOT_DATA;
     let out: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
-      if (!(i in v)) return NOT_DATA;
+      // A hole reads as undefined, which is not data either (no `in` test per element).
       const x: unknown = v[i];
       const y = sortedData(x, depth + 1);
       if (y === NOT_DATA) return NOT_DATA;
