@@ -158,7 +158,8 @@ export function mapZgrab2Line(value: unknown, position: string, now: Date, optio
   const out: IngestRecord[] = [];
   const services: ServiceObservation[] = [];
   const times: number[] = [];
-  for (const [name, mod] of Object.entries(data)) {
+  for (const name in data) {
+    const mod = data[name];
     if (!isObject(mod)) {
       out.push({ kind: 'rejected', position, reason: `module "${name}" is not an object` });
       continue;
@@ -175,12 +176,18 @@ export function mapZgrab2Line(value: unknown, position: string, now: Date, optio
   if (topTime !== undefined) times.push(topTime);
   const domain = str(value.domain);
   // A distribution named by a Server header or an SSH comment is the best OS evidence a banner scan has.
-  const os = services.flatMap((sv) => sv.software ?? []).find((sw) => sw.part === 'o');
+  const os = operatingSystemOf(services);
   const host: HostObservation = { ip, observedAt: latestTime(times, now), source: 'zgrab2', services, ...(os ? { operatingSystem: os } : {}) };
-  const hosts: IngestRecord[] = [{ kind: 'host', position, host: domain ? { ...host, names: [domain] } : host }];
+  const records: IngestRecord[] = [{ kind: 'host', position, host: domain ? { ...host, names: [domain] } : host }];
   // With a domain, zgrab2 sent it as Host header and SNI: what it saw belongs to that virtual host.
-  if (domain) hosts.push({ kind: 'host', position, host: { ...host, name: domain } });
-  return [...hosts, ...out];
+  if (domain) records.push({ kind: 'host', position, host: { ...host, name: domain } });
+  for (const r of out) records.push(r);
+  return records;
+}
+
+function operatingSystemOf(services: readonly ServiceObservation[]): SoftwareObservation | undefined {
+  for (const sv of services) for (const sw of sv.software ?? []) if (sw.part === 'o') return sw;
+  return undefined;
 }
 
 export function makeZgrab2Source(options: Zgrab2Options = {}): IngestSource {
