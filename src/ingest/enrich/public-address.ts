@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { parseIp } from '../../lib/ip.ts';
+import { parseIpv4 } from './ip-words.ts';
 
 /**
  * The text form to look an address up by in a geo database, or undefined when it has no public
@@ -36,27 +37,10 @@ function isSpecialV4(x: number): boolean {
   return false;
 }
 
+// Leading zeros are left to parseIp (other tools read them as octal).
+const LEADING_ZERO = /(?:^|\.)0\d/;
+
 /** A dotted quad without leading zeros or spaces (ingest's host ids) as its number, else -1. */
 function plainQuad(ip: string): number {
-  let n = 0;
-  let octet = 0;
-  let digits = 0;
-  let dots = 0;
-  for (let i = 0; i < ip.length; i++) {
-    const c = ip.charCodeAt(i);
-    if (c === 46) {
-      if (digits === 0 || dots === 3) return -1;
-      n = n * 256 + octet;
-      octet = 0;
-      digits = 0;
-      dots++;
-      continue;
-    }
-    const d = c - 48;
-    if (d < 0 || d > 9 || (digits === 1 && octet === 0) || digits === 3) return -1;
-    octet = octet * 10 + d;
-    if (octet > 255) return -1;
-    digits++;
-  }
-  return dots === 3 && digits > 0 ? n * 256 + octet : -1;
+  return LEADING_ZERO.test(ip) ? -1 : parseIpv4(ip);
 }
