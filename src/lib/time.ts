@@ -4,10 +4,6 @@ const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
- * Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.f{1,9}]](Z|±HH:MM)` (clients send 6 fractional
- * digits; Censys allows 9) and the CLI's `YYYY-MM-DD HH:MM`. No zone means UTC. Returns epoch ms.
- */
-/**
  * Epoch milliseconds of a UTC date and time (month 1-12), or undefined when the day is not in
  * that month. Date.UTC alone reads years 0-99 as 1900-1999.
  */
@@ -19,6 +15,10 @@ export function utcTime(y: number, mo: number, d: number, h: number, mi: number,
   return date.getTime();
 }
 
+/**
+ * Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.f{1,9}]](Z|±HH:MM)` (clients send 6 fractional
+ * digits; Censys allows 9) and the CLI's `YYYY-MM-DD HH:MM`. No zone means UTC. Returns epoch ms.
+ */
 export function parseTimestamp(text: string): number | undefined {
   const m = RFC3339.exec(text.trim());
   if (!m) return undefined;

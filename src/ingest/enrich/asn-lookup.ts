@@ -110,10 +110,11 @@ export class AsnLookup {
    */
   private readonly rangeCountries = new Map<string, string | undefined>();
   /**
-   * Results by IPv4 block (`block * 64 + prefix`): every address of a block has the same answer,
-   * so the two address texts and the country lookup are made once per block. Only ranges that are
-   * one CIDR block were remembered before; the others (most of the data's ranges) were answered
-   * afresh for every host. Callers get copies.
+   * Results by the first address of the block lookupV4 finds around an address: every address of
+   * a block has the same answer, so the two address texts and the country lookup are made once
+   * per block, whether or not its range is one block (most of the data's ranges are not). Ranges
+   * do not overlap and the block is the largest around the address, so no two blocks share a
+   * first address. Callers get copies.
    */
   private readonly blockResults = new Map<number, AutonomousSystem>();
   private versionText = '';
@@ -320,12 +321,11 @@ export class AsnLookup {
       bits++;
     }
     const prefix = 32 - bits;
-    const key = block * 64 + prefix;
-    const known = this.blockResults.get(key);
+    const known = this.blockResults.get(block);
     if (known) return { ...known };
     const out = this.result(t.asns[found], t.names[found], `${formatIpv4(block)}/${prefix}`, formatIpv4(start));
     if (this.blockResults.size >= 100_000) this.blockResults.clear();
-    this.blockResults.set(key, { ...out });
+    this.blockResults.set(block, { ...out });
     return out;
   }
 
